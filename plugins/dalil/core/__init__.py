@@ -1,0 +1,1 @@
+"""Shared building blocks of the Dalil plugins."""

@@ -1,0 +1,41 @@
+"""Plain text for data files: no tags, no entities, no control or override characters."""
+
+import html
+import re
+import unicodedata
+
+from bs4 import BeautifulSoup
+
+# C0/C1 controls (XML 1.0 forbids most of them) and the bidi embedding/override
+# characters, which can make a name display as something it is not.
+_UNSAFE_CHARS = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ufffe\uffff]"
+)
+_WHITESPACE = re.compile(r"\s+")
+
+
+def strip_unsafe(value):
+    """Remove control and bidi-override characters, keep everything else."""
+    return _UNSAFE_CHARS.sub("", value)
+
+
+def plain_text(value):
+    """Return ``value`` as one line of plain text.
+
+    Tags are stripped and entities decoded (``&amp;`` becomes ``&``), control
+    and bidi-override characters removed, whitespace (newlines included)
+    collapsed, and the result NFC-normalised.
+    """
+    if value is None:
+        return ""
+    value = str(value)
+    if "<" in value or "&" in value:
+        value = BeautifulSoup(value, "html.parser").get_text()
+        value = html.unescape(value)  # entities left over by double encoding
+    value = unicodedata.normalize("NFC", strip_unsafe(value))
+    return _WHITESPACE.sub(" ", value).strip()
+
+
+def html_text(value):
+    """Return HTML with characters that XML 1.0 forbids removed."""
+    return strip_unsafe(value or "")

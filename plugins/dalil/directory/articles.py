@@ -1,0 +1,46 @@
+"""Slug rules for Pelican's own content: news and blog articles, and pages."""
+
+import logging
+import os
+from collections import defaultdict
+
+from dalil.core.errors import ContentErrors
+from dalil.core.slugs import is_valid_slug
+
+logger = logging.getLogger(__name__)
+
+
+def _display_path(generator, source_path):
+    base = os.path.dirname(os.path.abspath(generator.path))
+    return os.path.relpath(source_path, base).replace(os.sep, "/")
+
+
+def check_slugs(generator, items, kind_of):
+    """Every slug of the form, and unique within its kind (``news``, ``blog``, ``page``)."""
+    errors = ContentErrors()
+    seen = defaultdict(dict)
+    for item in sorted(items, key=lambda item: item.source_path):
+        where = _display_path(generator, item.source_path)
+        kind = kind_of(item)
+        if not is_valid_slug(item.slug):
+            errors.add(where, "Slug %r is not of the form [a-z0-9]+(-[a-z0-9]+)*", item.slug)
+        elif item.slug in seen[kind]:
+            errors.add(where, "duplicate %s slug %r, also used by %s",
+                       kind, item.slug, seen[kind][item.slug])
+        else:
+            seen[kind][item.slug] = where
+    errors.report(logger)
+
+
+def check_article_slugs(generator):
+    items = [*generator.articles, *generator.translations, *generator.drafts,
+             *generator.drafts_translations, *generator.hidden_articles,
+             *generator.hidden_translations]
+    check_slugs(generator, items, lambda article: article.category.slug)
+
+
+def check_page_slugs(generator):
+    items = [*generator.pages, *generator.translations, *generator.hidden_pages,
+             *generator.hidden_translations, *generator.draft_pages,
+             *generator.draft_translations]
+    check_slugs(generator, items, lambda page: "page")

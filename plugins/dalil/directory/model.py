@@ -1,0 +1,97 @@
+"""The directory model: built once per build, read by every writer."""
+
+from dataclasses import dataclass, field
+
+from dalil.core.dates import rfc3339
+
+CONTEXT_KEY = "dalil_directory"
+ADDRESS_SEPARATOR = "، "  # Arabic comma
+
+
+@dataclass(eq=False)
+class Term:
+    """A category or a city (``kind``); ``listings`` holds its published listings."""
+
+    kind: str
+    slug: str
+    name: str
+    name_en: str
+    name_fr: str
+    province: str
+    description: str
+    source_path: str
+    url: str
+    save_as: str
+    listings: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Listing:
+    slug: str
+    name: str
+    name_en: str
+    name_fr: str
+    category: Term
+    city: Term
+    street: str
+    postal_code: str
+    country: str
+    phone: str
+    email: str
+    website: str
+    image: str
+    date: object  # aware UTC datetime or None
+    modified: object
+    summary: str  # HTML
+    content: str  # HTML
+    status: str
+    source_path: str
+    url: str
+    save_as: str
+
+    @property
+    def last_modified(self):
+        return self.modified or self.date
+
+    @property
+    def date_modified(self):
+        """RFC 3339 UTC with seconds, ``""`` when the listing has no date."""
+        when = self.last_modified
+        return rfc3339(when) if when else ""
+
+    @property
+    def short_address(self):
+        """Street and city: what a search result shows."""
+        return ADDRESS_SEPARATOR.join(part for part in (self.street, self.city.name) if part)
+
+    @property
+    def address(self):
+        """The full postal address on one line."""
+        locality = " ".join(part for part in (self.postal_code, self.city.name) if part)
+        return ADDRESS_SEPARATOR.join(part for part in (self.street, locality, self.country) if part)
+
+    @property
+    def tel_uri(self):
+        digits = "".join(ch for ch in self.phone if ch.isdigit() or ch == "+")
+        return f"tel:{digits}" if digits else ""
+
+
+@dataclass(eq=False)
+class Directory:
+    """Published listings, hidden and draft ones apart; terms; all in stable order."""
+
+    listings: list  # published, by slug
+    hidden: list
+    drafts: list
+    categories: list  # by slug
+    cities: list
+
+    def recent(self, count):
+        """The ``count`` most recently modified published listings."""
+        dated = [listing for listing in self.listings if listing.last_modified]
+        dated.sort(key=lambda listing: (listing.last_modified, listing.slug), reverse=True)
+        return dated[:count]
+
+    def popular_categories(self, count):
+        ranked = sorted(self.categories, key=lambda term: (-len(term.listings), term.slug))
+        return [term for term in ranked if term.listings][:count]

@@ -1,0 +1,32 @@
+"""Settings of the directory, with their defaults (prefix ``DALIL_DIRECTORY_``)."""
+
+from dataclasses import dataclass
+
+from dalil.core.settings import read_settings
+
+
+@dataclass(frozen=True)
+class DirectorySettings:
+    listing_paths: tuple = ("listings",)
+    category_paths: tuple = ("categories",)
+    city_paths: tuple = ("cities",)
+    listing_url: str = "directory/listing/{slug}/"
+    listing_save_as: str = "directory/listing/{slug}/index.html"
+    listing_draft_url: str = "drafts/listing/{slug}/"
+    listing_draft_save_as: str = "drafts/listing/{slug}/index.html"
+    category_url: str = "directory/category/{slug}/"
+    category_save_as: str = "directory/category/{slug}/index.html"
+    city_url: str = "directory/city/{slug}/"
+    city_save_as: str = "directory/city/{slug}/index.html"
+    index_url: str = "directory/"
+    index_save_as: str = "directory/index.html"
+    # Page N >= 2 of a category or city: appended to its URL.
+    page_url: str = "page/{number}/"
+    per_page: int = 24
+    recent_count: int = 8
+    not_found_save_as: tuple = ("404/index.html", "404.html")
+    default_country: str = ""
+
+
+def directory_settings(settings):
+    return read_settings(DirectorySettings, settings, "DALIL_DIRECTORY_")

@@ -1,0 +1,117 @@
+"""Bad content fails the build with a message naming the file, never a traceback."""
+
+import pytest
+
+from tests import sitebuilder as sb
+
+
+def build_with(build_site, extra):
+    files = sb.base_files()
+    files.update(extra)
+    return build_site(files)
+
+
+def assert_fails_naming(result, *names):
+    assert result.returncode != 0, result.log
+    assert "Traceback" not in result.log
+    for name in names:
+        assert name in result.log, result.log
+
+
+@pytest.mark.parametrize("extra, message", [
+    (sb.listing("no-title", ""), "has no Title"),
+    (sb.listing("no-category", "اسم", category=None), "has no Category"),
+    (sb.listing("no-city", "اسم", city=None), "has no City"),
+    (sb.listing("lost", "اسم", category="unknown-category"), "unknown category 'unknown-category'"),
+    (sb.listing("lost", "اسم", city="atlantis"), "unknown city 'atlantis'"),
+    (sb.listing("Bad_Slug", "اسم", filename="bad"), "is not of the form"),
+    (sb.listing("a--b", "اسم", filename="bad"), "is not of the form"),
+    (sb.listing("ok", "اسم", filename="bad", Website="javascript:alert(1)"), "not an http(s) URL"),
+    (sb.listing("ok", "اسم", filename="bad", Phone="=1+2"), "not a phone number"),
+    (sb.listing("ok", "اسم", filename="bad", Image="../../etc/passwd"), "not a path inside the site"),
+    (sb.listing("ok", "اسم", filename="bad", Status="secret"), "Status 'secret'"),
+])
+def test_bad_listing_fails_naming_its_file(build_site, extra, message):
+    (source,) = extra
+    result = build_with(build_site, extra)
+    assert_fails_naming(result, f"content/{source}", message)
+
+
+def test_duplicate_listing_slug_names_both_files(build_site):
+    extra = {}
+    extra.update(sb.listing("same", "الأول", filename="first"))
+    extra.update(sb.listing("same", "الثاني", filename="second"))
+    result = build_with(build_site, extra)
+    assert_fails_naming(result, "content/listings/first.md", "content/listings/second.md",
+                        "duplicate listing slug")
+
+
+def test_duplicate_category_slug_names_both_files(build_site):
+    extra = {"categories/other.md": sb.metadata_file("", Title="أخرى", Slug="restaurants")}
+    result = build_with(build_site, extra)
+    assert_fails_naming(result, "content/categories/other.md",
+                        "content/categories/restaurants.md", "duplicate category slug")
+
+
+def test_duplicate_news_slug_and_bad_blog_slug(build_site):
+    extra = {}
+    extra.update(sb.news("same", "خبر", "2026-11-01"))
+    extra["news/copy.md"] = sb.metadata_file("", Title="نسخة", Slug="same", Date="2026-11-02")
+    extra["blog/bad.md"] = sb.metadata_file("", Title="مقال", Slug="Not Valid", Date="2026-11-02")
+    result = build_with(build_site, extra)
+    assert_fails_naming(result, "content/news/copy.md", "content/news/same.md",
+                        "content/blog/bad.md")
+
+
+def test_unreadable_date_names_the_file(build_site):
+    result = build_with(build_site, sb.listing("dated", "اسم", Date="not a date"))
+    assert_fails_naming(result, "content/listings/dated.md", "cannot be read")
+
+
+def test_missing_slug_is_derived(build_site):
+    files = sb.base_files()
+    files["listings/a.md"] = sb.metadata_file("", Title="مطعم", Name_fr="Café Étoile",
+                                              Category="restaurants", City="casablanca")
+    files["listings/b.md"] = sb.metadata_file("", Title="مطعم البحر", Category="restaurants",
+                                              City="casablanca")
+    result = build_site(files)
+    assert result.returncode == 0, result.log
+    assert result.path("directory/listing/cafe-etoile/index.html").is_file()
+    derived = [p for p in result.files() if p.startswith("directory/listing/")]
+    assert len(derived) == 2
+    assert all(p.split("/")[2].isascii() for p in derived)
+
+
+def test_html_in_title_is_stripped(build_site):
+    files = sb.base_files()
+    files.update(sb.listing("tagged", "<b>مطعم</b> &amp; <i>مقهى</i>"))
+    result = build_site(files)
+    assert result.returncode == 0, result.log
+    from bs4 import BeautifulSoup
+
+    page = BeautifulSoup(result.read("directory/listing/tagged/index.html"), "html.parser")
+    assert page.h1.get_text() == "مطعم & مقهى"
+
+
+def test_without_fatal_errors_a_bad_listing_is_skipped(build_site):
+    files = sb.base_files()
+    files.update(sb.listing("good", "جيد"))
+    files.update(sb.listing("bad", "سيئ", city="atlantis"))
+    result = build_site(files, fatal="")
+    assert result.returncode == 0, result.log
+    assert "content/listings/bad.md" in result.log
+    assert result.path("directory/listing/good/index.html").is_file()
+    assert not result.path("directory/listing/bad/index.html").exists()
+
+
+def test_nothing_is_written_outside_the_output_folder(tmp_path):
+    files = sb.base_files()
+    files.update(sb.listing("ok", "اسم"))
+    root = tmp_path / "site"
+    sb.write_site(root, files)
+    before = {p for p in tmp_path.rglob("*")}
+    result = sb.run_pelican(root)
+    assert result.returncode == 0, result.log
+    after = {p for p in tmp_path.rglob("*")}
+    new = {p for p in after - before if root / "output" not in p.parents and p != root / "output"}
+    assert new == set(), sorted(map(str, new))
