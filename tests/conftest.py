@@ -13,3 +13,12 @@ def build_site(tmp_path):
                                       fatal=fatal, env=env, **settings)
 
     return build
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    """One real headless Chromium per test session (per xdist worker)."""
+    from tests.browser import chromium
+
+    with chromium() as browser:
+        yield browser

@@ -10,6 +10,7 @@ from pelican.readers import Readers
 
 from dalil.core.dates import to_utc
 from dalil.core.errors import ContentErrors
+from dalil.core.pages import register_page
 from dalil.core.slugs import derive_slug, is_valid_slug
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import html_text, plain_text
@@ -190,6 +191,10 @@ class DirectoryGenerator(Generator):
             cities=[cities[slug] for slug in sorted(cities)],
         )
         self.context[CONTEXT_KEY] = self.directory
+        register_page(self.context, cfg.index_url, "الدليل")
+        for save_as in cfg.not_found_save_as:
+            url = save_as[: -len("index.html")] if save_as.endswith("/index.html") else save_as
+            register_page(self.context, url, "الصفحة غير موجودة", indexable=False)
         errors.report(logger)
 
     # -- writing ---------------------------------------------------------
