@@ -1,0 +1,50 @@
+"""JSON Feed 1.1 (https://jsonfeed.org/version/1.1) of news articles."""
+
+import json
+
+from dalil.core.dates import rfc3339, to_utc
+from dalil.core.text import html_text, plain_text
+from dalil.core.urls import absolute_url
+
+VERSION = "https://jsonfeed.org/version/1.1"
+
+
+def feed_item(article, siteurl, timezone):
+    url = absolute_url(siteurl, article.url)
+    item = {
+        "id": url,
+        "url": url,
+        "title": plain_text(article.title),
+        "content_html": html_text(article.get_content(siteurl)),
+        "date_published": rfc3339(to_utc(article.date, timezone)),
+    }
+    modified = getattr(article, "modified", None)
+    if modified:
+        item["date_modified"] = rfc3339(to_utc(modified, timezone))
+    # Only a summary the author wrote: Pelican's fallback is the truncated content.
+    summary = plain_text(article.metadata.get("summary"))
+    if summary:
+        item["summary"] = summary
+    image = plain_text(getattr(article, "image", ""))
+    if image:
+        item["image"] = absolute_url(siteurl, image)
+    return item
+
+
+def json_feed(articles, *, siteurl, title, feed_url, language, description="", timezone="UTC"):
+    """The feed as a dict, keys in the specification's order (version first)."""
+    feed = {
+        "version": VERSION,
+        "title": title,
+        "home_page_url": absolute_url(siteurl, ""),
+        "feed_url": absolute_url(siteurl, feed_url),
+        "language": language,
+    }
+    if description:
+        feed["description"] = description
+    feed["items"] = [feed_item(article, siteurl, timezone) for article in articles]
+    return feed
+
+
+def serialise(feed):
+    return json.dumps(feed, ensure_ascii=False, allow_nan=False, indent=1) + "\n"

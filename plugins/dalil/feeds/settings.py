@@ -1,0 +1,21 @@
+"""Settings of the feeds, with their defaults (prefix ``DALIL_FEEDS_``).
+
+How many items: Pelican's ``FEED_MAX_ITEMS``. RSS item descriptions: Pelican's
+``RSS_FEED_SUMMARY_ONLY`` (the summary when true, else the full content).
+"""
+
+from dataclasses import dataclass
+
+from dalil.core.settings import read_settings
+
+
+@dataclass(frozen=True)
+class FeedsSettings:
+    category: str = "news"  # slug of the Pelican category the feeds carry
+    title: str = "الأخبار"  # after SITENAME: "دليل - الأخبار"
+    rss_save_as: str = "rss.xml"
+    json_save_as: str = "feed.json"
+
+
+def feeds_settings(settings):
+    return read_settings(FeedsSettings, settings, "DALIL_FEEDS_")

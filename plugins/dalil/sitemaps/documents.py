@@ -1,0 +1,116 @@
+"""Sitemap XML (sitemaps.org 0.9, Google News), serialised with lxml.
+
+One ``<url>`` per line. Sub-sitemaps are filled in URL order up to both limits, so the
+same pages always give the same files.
+"""
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+from dalil.core.dates import rfc3339
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9"
+
+
+@dataclass(frozen=True)
+class Location:
+    loc: str  # absolute, percent-encoded URL
+    lastmod: object  # aware datetime or None
+
+
+@dataclass(frozen=True)
+class NewsLocation:
+    loc: str
+    published: object  # aware datetime
+    title: str  # plain text
+    publication_name: str
+    language: str
+
+
+def _tag(name, namespace=SITEMAP_NS):
+    return etree.QName(namespace, name).text
+
+
+def _document(root):
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8") + b"\n"
+
+
+def _root(name, nsmap):
+    root = etree.Element(_tag(name), nsmap=nsmap)
+    root.text = "\n"
+    return root
+
+
+_LOC, _LASTMOD = _tag("loc"), _tag("lastmod")
+
+
+def _location_element(location, name="url"):
+    element = etree.Element(_tag(name), nsmap={None: SITEMAP_NS})
+    etree.SubElement(element, _LOC).text = location.loc
+    if location.lastmod:
+        etree.SubElement(element, _LASTMOD).text = rfc3339(location.lastmod)
+    element.tail = "\n"
+    return element
+
+
+class SitemapTooSmall(ValueError):
+    """One URL alone does not fit in a sub-sitemap of the configured size."""
+
+
+@dataclass(frozen=True)
+class Sitemap:
+    document: bytes
+    locations: tuple  # the Locations it lists, in order
+
+
+def split_sitemaps(locations, max_urls, max_bytes):
+    """``locations`` in URL order, as ``Sitemap``s within both limits (at least one)."""
+    empty_size = len(_document(_root("urlset", {None: SITEMAP_NS})))
+    # An element serialised alone declares the namespace its urlset already declares.
+    declaration_size = len(etree.tostring(etree.Element(_tag("url"), nsmap={None: SITEMAP_NS})))
+    declaration_size -= len(b"<url/>")
+    chunks, chunk, size = [], [], empty_size
+    for location in sorted(locations, key=lambda location: location.loc):
+        element = _location_element(location)
+        element_size = len(etree.tostring(element, encoding="UTF-8")) - declaration_size
+        if empty_size + element_size > max_bytes:
+            raise SitemapTooSmall(f"{location.loc} does not fit in a sitemap of {max_bytes} bytes")
+        if chunk and (len(chunk) >= max_urls or size + element_size > max_bytes):
+            chunks.append(chunk)
+            chunk, size = [], empty_size
+        chunk.append((location, element))
+        size += element_size
+    chunks.append(chunk)
+    sitemaps = []
+    for chunk in chunks:
+        root = _root("urlset", {None: SITEMAP_NS})
+        for _, element in chunk:
+            root.append(element)
+        sitemaps.append(Sitemap(_document(root), tuple(location for location, _ in chunk)))
+    return sitemaps
+
+
+def sitemap_index(locations):
+    """The sitemap index of sub-sitemaps (``Location``: loc, newest lastmod)."""
+    root = _root("sitemapindex", {None: SITEMAP_NS})
+    for location in locations:
+        root.append(_location_element(location, "sitemap"))
+    return _document(root)
+
+
+def news_sitemap(news_locations):
+    """A Google News sitemap; a well-formed, empty urlset when there is no news."""
+    root = _root("urlset", {None: SITEMAP_NS, "news": NEWS_NS})
+    for item in news_locations:
+        url = etree.SubElement(root, _tag("url"))
+        etree.SubElement(url, _tag("loc")).text = item.loc
+        news = etree.SubElement(url, _tag("news", NEWS_NS))
+        publication = etree.SubElement(news, _tag("publication", NEWS_NS))
+        etree.SubElement(publication, _tag("name", NEWS_NS)).text = item.publication_name
+        etree.SubElement(publication, _tag("language", NEWS_NS)).text = item.language
+        etree.SubElement(news, _tag("publication_date", NEWS_NS)).text = rfc3339(item.published)
+        etree.SubElement(news, _tag("title", NEWS_NS)).text = item.title
+        url.tail = "\n"
+    return _document(root)

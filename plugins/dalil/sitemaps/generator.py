@@ -1,0 +1,152 @@
+"""The sitemaps generator: sitemap index and sub-sitemaps, news sitemap, /sitemap/, robots.txt."""
+
+import datetime as dt
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from pelican.generators import Generator
+
+from dalil.core.dates import build_time, to_utc
+from dalil.core.output import output_files
+from dalil.core.pages import register_page, site_pages
+from dalil.core.templates import add_plugin_templates
+from dalil.core.text import plain_text
+from dalil.core.urls import absolute_url, root_path
+from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
+
+from .documents import (Location, NewsLocation, SitemapTooSmall, news_sitemap, sitemap_index,
+                        split_sitemaps)
+from .entries import newest, site_entries
+from .robots import disallowed_paths, robots_txt
+from .settings import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS, sitemaps_settings
+
+logger = logging.getLogger(__name__)
+
+TEMPLATES_DIR = Path(__file__).parent / "templates"
+# Read by base.html: the footer links the human-readable sitemap.
+PAGE_CONTEXT_KEY = "dalil_sitemap_page"
+
+
+@dataclass(frozen=True)
+class Link:
+    url: str
+    title: str  # plain text
+
+
+class SitemapsGenerator(Generator):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        add_plugin_templates(self, TEMPLATES_DIR)
+        self.config = sitemaps_settings(self.settings)
+        self.siteurl = self.settings.get("SITEURL", "")
+        self.timezone = self.settings.get("TIMEZONE") or "UTC"
+
+    def generate_context(self):
+        cfg = self.config
+        if cfg.page_save_as:
+            register_page(self.context, cfg.page_url, "خريطة الموقع")
+            self.context[PAGE_CONTEXT_KEY] = cfg.page_url
+
+    def generate_output(self, writer):
+        cfg = self.config
+        if not self.siteurl and (cfg.save_as or cfg.news_save_as or cfg.robots_save_as):
+            logger.info("dalil.sitemaps: SITEURL is empty: sitemaps and robots.txt hold "
+                        "root-relative URLs (set SITEURL when publishing)")
+        files = output_files(self.context)
+        sitemap_urls = []
+        if cfg.save_as:
+            sitemap_urls += self._write_sitemaps(files)
+        if cfg.news_save_as:
+            files.write(cfg.news_save_as, news_sitemap(self._news_locations()))
+            sitemap_urls.append(absolute_url(self.siteurl, cfg.news_save_as))
+        if cfg.robots_save_as:
+            disallowed = disallowed_paths(self.siteurl, cfg.robots_disallow)
+            files.write(cfg.robots_save_as, robots_txt(disallowed, sitemap_urls))
+        if cfg.page_save_as:
+            writer.write_file(cfg.page_save_as, self.get_template("sitemaps/sitemap"), self.context,
+                              **self._page_context())
+
+    # -- XML sitemaps ----------------------------------------------------
+
+    def _locations(self):
+        """Every indexable page, minus what robots.txt closes (a blocked URL is an error)."""
+        blocked = tuple(disallowed_paths("", self.config.robots_disallow))
+        return [Location(absolute_url(self.siteurl, entry.url), entry.lastmod)
+                for entry in site_entries(self.context)
+                if not root_path(entry.url).startswith(blocked)]
+
+    def _write_sitemaps(self, files):
+        """Write the sub-sitemaps and the index; the URLs robots.txt names."""
+        cfg = self.config
+        max_urls = min(int(cfg.max_urls), PROTOCOL_MAX_URLS)
+        max_bytes = min(int(cfg.max_bytes), PROTOCOL_MAX_BYTES)
+        if (max_urls, max_bytes) != (cfg.max_urls, cfg.max_bytes):
+            logger.warning("dalil.sitemaps: a sitemap holds at most %d URLs and %d bytes; "
+                           "DALIL_SITEMAPS_MAX_URLS/MAX_BYTES lowered to that",
+                           PROTOCOL_MAX_URLS, PROTOCOL_MAX_BYTES)
+        locations = self._locations()
+        try:
+            sitemaps = split_sitemaps(locations, max(1, max_urls), max_bytes)
+        except SitemapTooSmall as error:
+            logger.error("dalil.sitemaps: %s: raise DALIL_SITEMAPS_MAX_BYTES", error)
+            return []
+        index = []
+        for number, sitemap in enumerate(sitemaps):
+            relpath = cfg.save_as.format(number=number)
+            files.write(relpath, sitemap.document)
+            lastmod = newest(location.lastmod for location in sitemap.locations)
+            index.append(Location(absolute_url(self.siteurl, relpath), lastmod))
+        logger.info("dalil.sitemaps: %d page(s) in %d sitemap(s)", len(locations), len(sitemaps))
+        if not cfg.index_save_as:
+            return [location.loc for location in index]
+        files.write(cfg.index_save_as, sitemap_index(index))
+        return [absolute_url(self.siteurl, cfg.index_save_as)]
+
+    def _news_articles(self, category):
+        return [article for article in self.context.get("articles", [])
+                if article.category.slug == category]
+
+    def _news_locations(self):
+        """News published in the window before the build time, newest first."""
+        cfg = self.config
+        end = build_time()
+        start = end - dt.timedelta(hours=cfg.news_hours)
+        name = plain_text(cfg.news_publication_name or self.settings.get("SITENAME", ""))
+        default_lang = self.settings.get("DEFAULT_LANG", "ar")
+        recent = []
+        for article in self._news_articles(cfg.news_category):
+            published = to_utc(article.date, self.timezone)
+            if start <= published <= end:
+                recent.append((published, article))
+        recent.sort(key=lambda pair: (pair[0], pair[1].slug), reverse=True)
+        return [NewsLocation(loc=absolute_url(self.siteurl, article.url), published=published,
+                             title=plain_text(article.title), publication_name=name,
+                             language=(getattr(article, "lang", None) or default_lang).lower())
+                for published, article in recent[: cfg.news_max_items]]
+
+    # -- the HTML sitemap ------------------------------------------------
+
+    def _page_context(self):
+        """Listings under their category, then cities, article categories, pages."""
+        directory = self.context.get(DIRECTORY_KEY)
+        article_sections = []
+        for category, articles in self.context.get("categories", []):
+            links = [Link(article.url, plain_text(article.title)) for article in articles]
+            article_sections.append({"slug": category.slug, "name": plain_text(category.name),
+                                     "url": category.url if category.save_as else "",
+                                     "links": links})
+        # News, then blog, then any other category by slug.
+        order = {"news": 0, "blog": 1}
+        article_sections.sort(key=lambda section: (order.get(section["slug"], 2), section["slug"]))
+        pages = [Link(page.url, page.title) for page in site_pages(self.context)
+                 if page.indexable and page.url != self.config.page_url]
+        pages += [Link(page.url, plain_text(page.title))
+                  for page in sorted(self.context.get("pages", []), key=lambda page: page.slug)]
+        return {
+            "sitemap_url": self.config.page_url,
+            "categories": directory.categories if directory is not None else [],
+            "cities": directory.cities if directory is not None else [],
+            "article_sections": article_sections,
+            "page_links": pages,
+        }

@@ -1,0 +1,95 @@
+"""The sub-sitemap split on its own: both limits, the protocol's 50 MB included."""
+
+import datetime as dt
+import random
+
+import pytest
+from lxml import etree
+
+from dalil.sitemaps.documents import (Location, NewsLocation, SitemapTooSmall, news_sitemap,
+                                      split_sitemaps)
+from dalil.sitemaps.settings import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
+from tests.sitemaps.schemas import xml_schema
+
+NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+WHEN = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.timezone.utc)
+
+
+def locations(count, path_length=20):
+    padding = "x" * path_length
+    return [Location(f"https://dalil.test/{padding}/{number:06d}/", WHEN) for number in range(count)]
+
+
+def locs(sitemap):
+    return etree.fromstring(sitemap.document).xpath("sm:url/sm:loc/text()", namespaces=NS)
+
+
+def test_the_protocol_limits_are_the_defaults():
+    assert (PROTOCOL_MAX_URLS, PROTOCOL_MAX_BYTES) == (50_000, 52_428_800)
+
+
+def test_url_limit_splits_in_order_without_loss():
+    given = locations(10)
+    sitemaps = split_sitemaps(given, max_urls=4, max_bytes=PROTOCOL_MAX_BYTES)
+    assert [len(locs(sitemap)) for sitemap in sitemaps] == [4, 4, 2]
+    assert [loc for sitemap in sitemaps for loc in locs(sitemap)] == [item.loc for item in given]
+    assert [item for sitemap in sitemaps for item in sitemap.locations] == given
+
+
+def test_byte_limit_is_exact_and_never_exceeded():
+    given = locations(50)
+    whole = split_sitemaps(given, PROTOCOL_MAX_URLS, PROTOCOL_MAX_BYTES)[0].document
+    for limit in (len(whole), len(whole) - 1, 1000, 700):
+        sitemaps = split_sitemaps(given, PROTOCOL_MAX_URLS, limit)
+        assert all(len(sitemap.document) <= limit for sitemap in sitemaps), limit
+        assert [loc for sitemap in sitemaps for loc in locs(sitemap)] == [item.loc for item in given]
+        # Greedy: each file but the last would overflow with the next URL.
+        if limit == len(whole):
+            assert len(sitemaps) == 1
+        else:
+            assert len(sitemaps) >= 2
+
+
+def test_same_pages_in_any_order_give_the_same_files():
+    given = locations(30)
+    shuffled = given[:]
+    random.Random(4).shuffle(shuffled)
+    first = split_sitemaps(given, 7, 2000)
+    assert [s.document for s in split_sitemaps(shuffled, 7, 2000)] == [s.document for s in first]
+
+
+def test_a_url_too_big_for_any_file_is_an_error():
+    with pytest.raises(SitemapTooSmall):
+        split_sitemaps(locations(1, path_length=500), PROTOCOL_MAX_URLS, 400)
+
+
+def test_no_pages_still_give_one_valid_urlset():
+    (sitemap,) = split_sitemaps([], PROTOCOL_MAX_URLS, PROTOCOL_MAX_BYTES)
+    assert etree.fromstring(sitemap.document).tag == f"{{{NS['sm']}}}urlset"
+    assert sitemap.locations == ()
+
+
+def test_fifty_megabytes_split_before_fifty_thousand_urls():
+    # 2,000-character URLs (the protocol allows 2,048): about 2.1 KB a <url>, so the
+    # byte limit is reached near 25,000 URLs, long before the URL limit.
+    given = locations(26_000, path_length=1_960)
+    sitemaps = split_sitemaps(given, PROTOCOL_MAX_URLS, PROTOCOL_MAX_BYTES)
+    assert len(sitemaps) == 2
+    sizes = [len(sitemap.document) for sitemap in sitemaps]
+    assert sizes[0] <= PROTOCOL_MAX_BYTES and sizes[0] > PROTOCOL_MAX_BYTES - 2_100
+    assert sum(len(sitemap.locations) for sitemap in sitemaps) == len(given)
+    assert sitemaps[0].locations[-1].loc < sitemaps[1].locations[0].loc
+    for sitemap in sitemaps:
+        tree = etree.ElementTree(etree.fromstring(sitemap.document, etree.XMLParser(huge_tree=True)))
+        assert xml_schema("sitemap.xsd").validate(tree)
+
+
+def test_news_sitemap_escapes_names():
+    title = "خبر \"عاجل\" & <الميناء> 'اليوم'"
+    document = news_sitemap([NewsLocation("https://dalil.test/news/a/", WHEN, title,
+                                          "دليل & شركاؤه", "ar")])
+    root = etree.fromstring(document)
+    ns = {"news": "http://www.google.com/schemas/sitemap-news/0.9"}
+    assert root.findtext(".//news:title", namespaces=ns) == title
+    assert root.findtext(".//news:name", namespaces=ns) == "دليل & شركاؤه"
+    assert xml_schema("sitemap+news.xsd").validate(etree.ElementTree(root))
