@@ -1,0 +1,115 @@
+"""The web-app generator: manifest, service worker, saved, compare and offline pages."""
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from pelican.generators import Generator
+
+from dalil.core.dates import build_time, rfc3339_millis
+from dalil.core.output import output_files
+from dalil.core.pages import register_page, site_pages
+from dalil.core.templates import add_plugin_templates
+from dalil.directory.settings import directory_settings
+from dalil.search.settings import search_settings
+
+from .manifest import ICONS, manifest_json
+from .settings import pwa_settings
+from .worker import theme_static_files, worker_script
+
+logger = logging.getLogger(__name__)
+
+TEMPLATES_DIR = Path(__file__).parent / "templates"
+CONTEXT_KEY = "dalil_pwa"
+
+
+@dataclass(frozen=True)
+class PwaLinks:
+    """What base.html needs on every page (URLs are absolute, or "" when turned off)."""
+
+    manifest_url: str
+    sw_url: str
+    scope: str
+    theme_color: str
+    apple_touch_icon: str
+    saved_url: str
+
+
+class PwaGenerator(Generator):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        add_plugin_templates(self, TEMPLATES_DIR)
+        self.config = pwa_settings(self.settings)
+        # URLs that other capabilities own: the search page and index, the directory.
+        search = search_settings(self.settings)
+        self.search_url, self.search_index_url = search.page_url, search.index_save_as
+        self.directory_url = directory_settings(self.settings).index_url
+
+    def _url(self, url):
+        return self.settings.get("SITEURL", "") + "/" + url
+
+    def generate_context(self):
+        cfg = self.config
+        static_dir = self.settings.get("THEME_STATIC_DIR", "theme")
+        for url, save_as, title in ((cfg.saved_url, cfg.saved_save_as, "المحفوظات"),
+                                    (cfg.compare_url, cfg.compare_save_as, "مقارنة المحفوظات"),
+                                    (cfg.offline_url, cfg.offline_save_as, "غير متصل")):
+            if save_as:
+                register_page(self.context, url, title, indexable=False)
+        self.context[CONTEXT_KEY] = PwaLinks(
+            manifest_url=self._url(cfg.manifest_save_as) if cfg.manifest_save_as else "",
+            sw_url=self._url(cfg.sw_save_as) if cfg.sw_save_as else "",
+            scope=self._url(cfg.sw_save_as.rpartition("/")[0] + "/" if "/" in cfg.sw_save_as else ""),
+            theme_color=cfg.theme_color,
+            apple_touch_icon=self._url(f"{static_dir}/icons/apple-touch-icon.png"),
+            saved_url=self._url(cfg.saved_url) if cfg.saved_save_as else "",
+        )
+
+    def generate_output(self, writer):
+        cfg = self.config
+        pages = {"saved": cfg.saved_save_as, "compare": cfg.compare_save_as,
+                 "offline": cfg.offline_save_as}
+        for name, save_as in pages.items():
+            if save_as:
+                writer.write_file(save_as, self.get_template(f"pwa/{name}"), self.context,
+                                  noindex=True, pwa=cfg, search_index_url=self.search_index_url)
+        static_files = theme_static_files(self.settings)
+        files = output_files(self.context)
+        if cfg.manifest_save_as:
+            self._check_manifest_targets(static_files)
+            files.write(cfg.manifest_save_as, manifest_json(self.settings, cfg, self._shortcuts()))
+        if cfg.sw_save_as:
+            precache = list(static_files)
+            if cfg.offline_save_as:  # written above
+                precache.append((cfg.offline_url, Path(self.output_path) / cfg.offline_save_as))
+            built_at = rfc3339_millis(build_time())
+            files.write(cfg.sw_save_as,
+                        worker_script(cfg, built_at, precache, self.search_index_url))
+
+    def _shortcuts(self):
+        """(name, description, url, icon) of the manifest's four shortcuts."""
+        cfg = self.config
+        news_url = self.settings.get("CATEGORY_URL", "category/{slug}.html").format(
+            slug=cfg.news_category)
+        return [
+            ("بحث", "ابحث في الدليل", self.search_url, "shortcut-search.png"),
+            ("الدليل", "كل الفئات والمدن", self.directory_url, "shortcut-directory.png"),
+            ("الأخبار", "آخر الأخبار", news_url, "shortcut-news.png"),
+            ("المحفوظات", "القوائم التي حفظتها", cfg.saved_url, "shortcut-saved.png"),
+        ]
+
+    def _check_manifest_targets(self, static_files):
+        """Warn about an icon or a shortcut that would point at nothing in this build."""
+        static_dir = self.settings.get("THEME_STATIC_DIR", "theme")
+        known_files = {relpath for relpath, _ in static_files}
+        icons = [icon for icon, *_ in ICONS] + [icon for *_, icon in self._shortcuts()]
+        for icon in icons:
+            if f"{static_dir}/icons/{icon}" not in known_files:
+                logger.warning("dalil.pwa: the manifest names icon %s/icons/%s, which the theme "
+                               "does not have", static_dir, icon)
+        written = {page.url for page in site_pages(self.context)}
+        written.update(category.url for category, _ in self.context.get("categories", ()))
+        for name, _, url, _ in self._shortcuts():
+            if url not in written:
+                logger.warning("dalil.pwa: the manifest's shortcut %s points to /%s, which this "
+                               "build does not write", name, url)
