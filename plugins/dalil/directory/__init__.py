@@ -2,7 +2,11 @@
 
 from pelican import signals
 
-from .articles import check_article_slugs, check_page_slugs
+from dalil.core.errors import install_log_filters
+from dalil.core.static import keep_unchanged_static
+from dalil.core.writer import get_writer
+
+from .articles import check_article_slugs, check_page_slugs, sanitize_content
 from .generator import DirectoryGenerator
 
 
@@ -11,6 +15,10 @@ def get_generators(pelican_object):
 
 
 def register():
+    install_log_filters()
     signals.get_generators.connect(get_generators)
+    signals.get_writer.connect(get_writer)
+    signals.static_generator_finalized.connect(keep_unchanged_static)
     signals.article_generator_finalized.connect(check_article_slugs)
     signals.page_generator_finalized.connect(check_page_slugs)
+    signals.content_object_init.connect(sanitize_content)

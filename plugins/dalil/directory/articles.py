@@ -5,7 +5,8 @@ import os
 from collections import defaultdict
 
 from dalil.core.errors import ContentErrors
-from dalil.core.slugs import is_valid_slug
+from dalil.core.slugs import SLUG_RULE, is_valid_slug
+from dalil.core.text import html_text, strip_unsafe
 
 logger = logging.getLogger(__name__)
 
@@ -23,7 +24,7 @@ def check_slugs(generator, items, kind_of):
         where = _display_path(generator, item.source_path)
         kind = kind_of(item)
         if not is_valid_slug(item.slug):
-            errors.add(where, "Slug %r is not of the form [a-z0-9]+(-[a-z0-9]+)*", item.slug)
+            errors.add(where, "Slug %r is not of the form %s", item.slug, SLUG_RULE)
         elif item.slug in seen[kind]:
             errors.add(where, "duplicate %s slug %r, also used by %s",
                        kind, item.slug, seen[kind][item.slug])
@@ -44,3 +45,20 @@ def check_page_slugs(generator):
              *generator.hidden_translations, *generator.draft_pages,
              *generator.draft_translations]
     check_slugs(generator, items, lambda page: "page")
+
+
+def sanitize_content(instance):
+    """Articles and pages get the listings' treatment: no script, style or control
+    character of their content reaches a page (``content_object_init``)."""
+    if not isinstance(getattr(instance, "_content", None), str):
+        return  # static files
+    where = instance.source_path or "content"
+    if instance.source_path and instance.settings.get("PATH"):
+        base = os.path.dirname(os.path.abspath(instance.settings["PATH"]))
+        where = os.path.relpath(instance.source_path, base).replace(os.sep, "/")
+    instance._content = html_text(instance._content, where)
+    if isinstance(instance.metadata.get("summary"), str):
+        instance.metadata["summary"] = html_text(instance.metadata["summary"], where)
+        instance._summary = instance.metadata["summary"]
+    if isinstance(getattr(instance, "title", None), str):
+        instance.title = strip_unsafe(instance.title)

@@ -3,21 +3,31 @@
 import logging
 import os
 import posixpath
+import time
 from pathlib import Path
 
+from pelican import signals
+from pelican.cache import FileStampDataCacher
 from pelican.generators import Generator
-from pelican.readers import Readers
+from pelican.readers import Readers, find_empty_alt
 
 from dalil.core.dates import to_utc
 from dalil.core.errors import ContentErrors
+from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
+from dalil.core.output import OBSERVER_KEY, write_if_changed
 from dalil.core.pages import register_page
-from dalil.core.slugs import derive_slug, is_valid_slug
+from dalil.core.slugs import SLUG_RULE, derive_slug, is_valid_slug
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import html_text, plain_text
+from dalil.core.writer import DalilWriter, output_file_path
 
 from . import validate
+from .incremental import PageCache, digest, global_digest, listing_key, term_key
 from .jsonld import listing_json_ld
 from .model import CONTEXT_KEY, Directory, Listing, Term
+from .parallel import Pool, worker_count
+from .progress import Progress, print_summary
+from .reader import LeanMarkdownReader
 from .settings import directory_settings
 
 logger = logging.getLogger(__name__)
@@ -46,6 +56,20 @@ class DirectoryGenerator(Generator):
         add_plugin_templates(self, TEMPLATES_DIR)
         self.config = directory_settings(self.settings)
         self.directory = None
+        self.page_listings = ()
+        self.writer = None
+        self.workers = worker_count(self.config.workers)
+        self.lean_reader = LeanMarkdownReader(reader_settings)
+        # Uncompressed: gzip made saving 10,000 listings take longer than reading them.
+        self.source_cache = FileStampDataCacher(
+            dict(self.settings, GZIP_CACHE=False), "dalil_directory_sources",
+            self.settings.get("CACHE_CONTENT", False), self.settings.get("LOAD_CONTENT_CACHE", False))
+        self.sources_read = 0
+        self.started = time.perf_counter()
+        self.stats = {"rendered": 0, "skipped": 0, "changed": 0}
+        # Bound to this build; the generator holds it, so blinker's weak reference lives.
+        self._summary_receiver = self._print_summary
+        signals.finalized.connect(self._summary_receiver)
 
     # -- reading ---------------------------------------------------------
 
@@ -55,20 +79,46 @@ class DirectoryGenerator(Generator):
         return Path(os.path.relpath(source_path, base)).as_posix()
 
     def _read_all(self, paths, errors):
+        """Read every source under ``paths``: unchanged files from the content cache,
+        the others in worker processes, Markdown with the lean reader."""
+        relpaths = sorted(self.get_files(list(paths), extensions=self.readers.extensions))
+        parsed, to_read = {}, []
+        for relpath in relpaths:
+            cached = self.source_cache.get_cached_data(os.path.join(self.path, relpath), None)
+            if cached is None:
+                to_read.append(relpath)
+            else:
+                parsed[relpath] = cached
+        with Pool(self, self.workers) as pool:
+            for relpath, outcome in pool.map(_read_chunk, to_read):
+                full_path = os.path.join(self.path, relpath)
+                if isinstance(outcome, str):  # a reader's own error: bad date, encoding, ...
+                    errors.add(self._display_path(full_path), "cannot be read: %s", outcome)
+                    continue
+                parsed[relpath] = outcome
+                self.source_cache.cache_data(full_path, outcome)
+                self.sources_read += 1
         sources = []
-        extensions = self.readers.extensions
-        for relpath in sorted(self.get_files(list(paths), extensions=extensions)):
-            full_path = os.path.join(self.path, relpath)
-            try:
-                source = self.readers.read_file(
-                    base_path=self.path, path=relpath, content_class=SourceFile, context=self.context
-                )
-            except Exception as error:  # a reader's own error: bad date, bad encoding, ...
-                errors.add(self._display_path(full_path), "cannot be read: %s", error)
-                continue
-            source.display_path = self._display_path(source.source_path)
-            sources.append(source)
+        for relpath in relpaths:
+            if relpath in parsed:
+                content, metadata = parsed[relpath]
+                full_path = os.path.join(self.path, relpath)
+                source = SourceFile(content, metadata, None, full_path, None)
+                source.display_path = self._display_path(full_path)
+                sources.append(source)
         return sources
+
+    def read_source(self, relpath):
+        """``(content, metadata)`` of one source file (runs in a worker)."""
+        full_path = os.path.join(self.path, relpath)
+        if relpath.rsplit(".", 1)[-1] in LeanMarkdownReader.file_extensions:
+            content, metadata = self.lean_reader.read(full_path)
+            if content:
+                find_empty_alt(content, full_path)
+            return content or "", metadata
+        source = self.readers.read_file(base_path=self.path, path=relpath,
+                                        content_class=SourceFile, context=self.context)
+        return source.content, source.metadata
 
     def _slug(self, source, errors, *name_candidates):
         given = source.metadata.get("slug")
@@ -76,7 +126,7 @@ class DirectoryGenerator(Generator):
             slug = str(given).strip()
             if not is_valid_slug(slug):
                 errors.add(source.display_path,
-                           "Slug %r is not of the form [a-z0-9]+(-[a-z0-9]+)*", slug)
+                           "Slug %r is not of the form %s", slug, SLUG_RULE)
                 return None
             return slug
         slug = derive_slug(*name_candidates)
@@ -104,7 +154,7 @@ class DirectoryGenerator(Generator):
             terms[slug] = Term(
                 kind=kind, slug=slug, name=name, name_en=name_en, name_fr=name_fr,
                 province=plain_text(meta.get("province")),
-                description=html_text(source.content),
+                description=html_text(source.content, source.display_path),
                 source_path=source.display_path,
                 url=url_pattern.format(slug=slug), save_as=save_as_pattern.format(slug=slug),
             )
@@ -159,8 +209,8 @@ class DirectoryGenerator(Generator):
                 country=plain_text(meta.get("country")) or cfg.default_country,
                 date=to_utc(meta.get("date"), timezone),
                 modified=to_utc(meta.get("modified"), timezone),
-                summary=html_text(meta.get("summary")),
-                content=html_text(source.content),
+                summary=html_text(meta.get("summary"), where),
+                content=html_text(source.content, where),
                 source_path=where,
                 url=url_pattern.format(slug=slug), save_as=save_as_pattern.format(slug=slug),
                 **fields,
@@ -175,6 +225,8 @@ class DirectoryGenerator(Generator):
         cities = self._read_terms("city", cfg.city_paths, cfg.city_url, cfg.city_save_as, errors)
         listings = self._read_listings(categories, cities, errors)
         self.readers.save_cache()
+        if self.sources_read:
+            self.source_cache.save_cache()
 
         published = [listing for listing in listings if listing.status == "published"]
         for listing in published:
@@ -200,40 +252,133 @@ class DirectoryGenerator(Generator):
     # -- writing ---------------------------------------------------------
 
     def generate_output(self, writer):
+        self.writer = writer
         cfg = self.config
         directory = self.directory
-        siteurl = self.settings.get("SITEURL", "")
         listing_template = self.get_template("directory/listing")
-        for listing in (*directory.listings, *directory.hidden, *directory.drafts):
-            writer.write_file(
-                listing.save_as, listing_template, self.context,
-                listing=listing, json_ld=listing_json_ld(listing, siteurl),
-                noindex=listing.status == "draft",
-            )
         term_template = self.get_template("directory/term")
-        for term in (*directory.categories, *directory.cities):
-            self._write_paginated(writer, term_template, term)
+        self.page_listings = (*directory.listings, *directory.hidden, *directory.drafts)
+        global_key = None
+        if self.settings.get("CACHE_CONTENT"):
+            global_key = global_digest(self, [listing_template.name, term_template.name])
+        cache = PageCache(self.settings, self.output_path, global_key)
+        # Without the cache nothing is skipped, so nothing needs a digest.
+        listing_digests = {id(listing): digest(repr(listing_key(listing))) if cache.enabled else None
+                           for listing in self.page_listings}
+        key_digest = (lambda key: digest(repr(key))) if cache.enabled else (lambda key: None)
+        listing_jobs = [("listing", index, listing.save_as, listing_digests[id(listing)])
+                        for index, listing in enumerate(self.page_listings)]
+        term_jobs = [("term", (kind, index, number), save_as, page_digest)
+                     for kind, terms in (("category", directory.categories), ("city", directory.cities))
+                     for index, term in enumerate(terms)
+                     for number, save_as, page_digest
+                     in self._term_pages(term, key_digest, listing_digests)]
+        observer = self.context.get(OBSERVER_KEY)
+        with Pool(self, self.workers) as pool:
+            for label, jobs in (("listing pages", listing_jobs), ("category and city pages", term_jobs)):
+                self._render_all(pool, writer, cache, label, jobs)
+                if observer is not None and jobs:
+                    observer.mark(jobs[-1][2], count=len(jobs))
+        cache.save()
         writer.write_file(cfg.index_save_as, self.get_template("directory/index"), self.context)
         not_found = self.get_template("404")
         for save_as in cfg.not_found_save_as:
             writer.write_file(save_as, not_found, self.context, noindex=True)
 
-    def _write_paginated(self, writer, template, term):
+    def _render_all(self, pool, writer, cache, label, jobs):
+        todo = []
+        for job in jobs:
+            save_as, page_digest = job[2], job[3]
+            if cache.is_fresh(save_as, page_digest):
+                self.stats["skipped"] += 1
+                self._claim(writer, save_as, changed=False)
+            else:
+                todo.append(job)
+        progress = Progress(label, len(todo))
+        for job, (size, changed) in pool.map(_render_chunk, todo):
+            cache.store(job[2], job[3], size)
+            self.stats["rendered"] += 1
+            self.stats["changed"] += changed
+            self._claim(writer, job[2], changed)
+            progress.advance()
+        progress.done()
+
+    @staticmethod
+    def _claim(writer, save_as, changed):
+        if isinstance(writer, DalilWriter):
+            path = output_file_path(writer.output_path, save_as)
+            writer.claim(path)
+            writer.record(path, changed)
+
+    def _term_pages(self, term, key_digest, listing_digests):
+        """``(number, save_as, digest)`` of each page of a category or city."""
         cfg = self.config
         per_page = max(1, int(cfg.per_page))
-        chunks = [term.listings[i:i + per_page] for i in range(0, len(term.listings), per_page)]
-        chunks = chunks or [[]]
+        count = max(1, -(-len(term.listings) // per_page))
         base_dir = posixpath.dirname(term.save_as)
-
-        def page_url(number):
-            return term.url if number == 1 else term.url + cfg.page_url.format(number=number)
-
-        for number, chunk in enumerate(chunks, start=1):
+        key = (term_key(term), len(term.listings), count)
+        for number in range(1, count + 1):
             save_as = term.save_as if number == 1 else posixpath.join(
                 base_dir, cfg.page_url.format(number=number), "index.html")
-            writer.write_file(
-                save_as, template, self.context,
-                term=term, page_listings=chunk, page_number=number, page_count=len(chunks),
-                previous_url=page_url(number - 1) if number > 1 else "",
-                next_url=page_url(number + 1) if number < len(chunks) else "",
-            )
+            chunk = term.listings[(number - 1) * per_page:number * per_page]
+            yield number, save_as, key_digest((key, number, [listing_digests[id(x)] for x in chunk]))
+
+    def render_page(self, job):
+        """Render one page and write it if its bytes changed: ``(size, changed)``."""
+        kind, ref, save_as, _ = job
+        if kind == "listing":
+            listing = self.page_listings[ref]
+            template = self.get_template("directory/listing")
+            extra = {"listing": listing, "noindex": listing.status == "draft",
+                     "json_ld": listing_json_ld(listing, self.settings.get("SITEURL", ""))}
+        else:
+            term_kind, index, number = ref
+            terms = self.directory.categories if term_kind == "category" else self.directory.cities
+            template = self.get_template("directory/term")
+            extra = self._term_page_context(terms[index], number)
+        # What Pelican's Writer.write_file gives a template, without relative URLs.
+        localcontext = self.context.copy()
+        localcontext["localsiteurl"] = localcontext.get("localsiteurl", None)
+        localcontext["output_file"] = save_as
+        localcontext.update(extra)
+        data = template.render(localcontext).encode("utf-8")
+        changed = write_if_changed(output_file_path(self.output_path, save_as), data)
+        return len(data), changed
+
+    def _term_page_context(self, term, number):
+        cfg = self.config
+        per_page = max(1, int(cfg.per_page))
+        count = max(1, -(-len(term.listings) // per_page))
+
+        def page_url(page):
+            return term.url if page == 1 else term.url + cfg.page_url.format(number=page)
+
+        return {
+            "term": term, "page_listings": term.listings[(number - 1) * per_page:number * per_page],
+            "page_number": number, "page_count": count,
+            "previous_url": page_url(number - 1) if number > 1 else "",
+            "next_url": page_url(number + 1) if number < count else "",
+        }
+
+    def _print_summary(self, pelican_object):
+        signals.finalized.disconnect(self._summary_receiver)
+        files = self.context.get(OUTPUT_FILES_KEY)
+        if files is not None:
+            files.save_memo()
+        if isinstance(self.writer, DalilWriter):
+            self.writer_counts = (self.writer.changed, self.writer.unchanged)
+        print_summary(self, time.perf_counter() - self.started)
+
+
+def _read_chunk(generator, relpaths):
+    results = []
+    for relpath in relpaths:
+        try:
+            results.append(generator.read_source(relpath))
+        except Exception as error:  # reported with the file's name by the caller
+            results.append(str(error) or type(error).__name__)
+    return results
+
+
+def _render_chunk(generator, jobs):
+    return [generator.render_page(job) for job in jobs]

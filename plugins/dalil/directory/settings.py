@@ -26,6 +26,8 @@ class DirectorySettings:
     recent_count: int = 8
     not_found_save_as: tuple = ("404/index.html", "404.html")
     default_country: str = ""
+    # Processes that read and render listings: 0 = one per core, 1 = serial.
+    workers: int = 0
 
 
 def directory_settings(settings):

@@ -5,7 +5,8 @@ from urllib.parse import urlsplit
 
 from dalil.core.text import plain_text
 
-_PHONE = re.compile(r"\+?[0-9][0-9 ()./-]*")
+# "+212 522-12 34 56", "(05) 22.12/34": a digit first, or "+" or "(" before it.
+_PHONE = re.compile(r"\+?\(?[0-9][0-9 ()./-]*")
 _EMAIL = re.compile(r"[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 STATUSES = ("published", "hidden", "draft")
 

@@ -1,0 +1,181 @@
+"""Skip rendering a directory page whose inputs did not change since the last build.
+
+A page is skipped only when (1) the global digest is the one the last build saw:
+every template file, the Dalil and Pelican code, every setting and every context
+value the page templates name; (2) its own digest (the listing or term data it
+shows) is unchanged; and (3) its output file is still there with the size written.
+A context value that a template names but that cannot be digested (an object)
+turns skipping off, so a stale page is never kept.
+"""
+
+import dataclasses
+import datetime as dt
+import hashlib
+import logging
+import os
+import pickle
+from pathlib import Path
+
+import jinja2
+import pelican
+from jinja2 import meta
+
+import dalil
+
+from .model import Listing, Term
+
+logger = logging.getLogger(__name__)
+
+CACHE_NAME = "dalil_directory_pages.pickle"
+# Names the directory generator passes to its templates itself.
+PAGE_NAMES = {"listing", "json_ld", "noindex", "term", "page_listings", "page_number",
+              "page_count", "previous_url", "next_url", "output_file", "localsiteurl"}
+# Settings that change how a build runs, never what it writes.
+_NOT_OUTPUT_SETTINGS = {"DALIL_DIRECTORY_WORKERS", "CACHE_CONTENT", "LOAD_CONTENT_CACHE",
+                        "DALIL_PERF_TIMINGS_PATH"}
+_LISTING_FIELDS = [f.name for f in dataclasses.fields(Listing) if f.name not in ("category", "city")]
+_TERM_FIELDS = [f.name for f in dataclasses.fields(Term) if f.name != "listings"]
+
+
+class NotDigestable(Exception):
+    pass
+
+
+def stable_repr(value, _open=None):
+    """A repr that is the same from build to build, for plain data (and dataclasses of it)."""
+    if value is None or isinstance(value, (str, int, float, bool, bytes, dt.date, dt.datetime)):
+        return repr(value)
+    _open = set() if _open is None else _open
+    if id(value) in _open:
+        raise NotDigestable("a cycle")
+    _open.add(id(value))
+    try:
+        if isinstance(value, (list, tuple)):
+            return "[" + ",".join(stable_repr(item, _open) for item in value) + "]"
+        if isinstance(value, (set, frozenset)):
+            return "{" + ",".join(sorted(stable_repr(item, _open) for item in value)) + "}"
+        if isinstance(value, dict):
+            return "{" + ",".join(f"{stable_repr(k, _open)}:{stable_repr(v, _open)}" for k, v in
+                                  sorted(value.items(), key=lambda kv: repr(kv[0]))) + "}"
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return type(value).__qualname__ + stable_repr(
+                {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}, _open)
+    finally:
+        _open.discard(id(value))
+    raise NotDigestable(type(value).__name__)
+
+
+def digest(text):
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+
+
+def term_key(term):
+    return tuple(getattr(term, name) for name in _TERM_FIELDS)
+
+
+def listing_key(listing):
+    return (tuple(getattr(listing, name) for name in _LISTING_FIELDS),
+            term_key(listing.category), term_key(listing.city))
+
+
+def _template_names(env, names):
+    """``names`` and every template they extend, include or import."""
+    seen, todo = set(), list(names)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        source = env.loader.get_source(env, name)[0]
+        todo.extend(ref for ref in meta.find_referenced_templates(env.parse(source)) if ref)
+    return seen
+
+
+def _code_files():
+    # The code that makes directory pages; other plugins reach them only through
+    # context values, which are digested themselves.
+    package = Path(dalil.__file__).parent
+    roots = [package / "core", package / "directory"]
+    yield from sorted(path for root in roots for path in root.rglob("*.py"))
+    yield Path(pelican.__file__)
+
+
+def global_digest(generator, template_names):
+    """The digest of everything a page depends on besides its own data, or None."""
+    env, context = generator.env, generator.context
+    parts = [pelican.__version__, jinja2.__version__]
+    for folder in generator._templates_path:
+        for path in sorted(Path(folder).rglob("*")):
+            if path.is_file():
+                parts.append(f"{path}:{digest(path.read_text('utf-8', 'replace')).hex()}")
+    for path in _code_files():
+        parts.append(f"{path}:{digest(path.read_text('utf-8', 'replace')).hex()}")
+    for key in sorted(k for k in context if k.isupper() and k not in _NOT_OUTPUT_SETTINGS):
+        try:
+            parts.append(f"{key}={stable_repr(context[key])}")
+        except NotDigestable as kind:
+            parts.append(f"{key}=<{kind}>")  # code objects: covered by the code digests
+    try:
+        names = _template_names(env, template_names)
+    except jinja2.TemplateError as error:
+        logger.debug("dalil.directory: no page skipping: %s", error)
+        return None
+    used = set()
+    for name in names:
+        used |= meta.find_undeclared_variables(env.parse(env.loader.get_source(env, name)[0]))
+    for name in sorted(used - PAGE_NAMES):
+        if name in context and not name.isupper():
+            try:
+                parts.append(f"{name}={stable_repr(context[name])}")
+            except NotDigestable:
+                logger.info("dalil.directory: every page is rendered: template value %r "
+                            "is not plain data", name)
+                return None
+        elif name not in context:
+            parts.append(f"{name}=<absent>")
+    return digest("\n".join(parts))
+
+
+class PageCache:
+    """Digests and sizes of the pages written by the last build, in CACHE_PATH."""
+
+    def __init__(self, settings, output_path, global_key):
+        self.enabled = bool(settings.get("CACHE_CONTENT")) and global_key is not None
+        self.path = os.path.join(settings["CACHE_PATH"], CACHE_NAME)
+        self.output_path = output_path
+        self.global_key = global_key
+        self.previous = {}
+        self.current = {}
+        if self.enabled and settings.get("LOAD_CONTENT_CACHE"):
+            try:
+                with open(self.path, "rb") as handle:
+                    stored_key, pages = pickle.load(handle)
+                if stored_key == global_key:
+                    self.previous = pages
+            except (OSError, pickle.PickleError, EOFError, ValueError, TypeError):
+                self.previous = {}
+
+    def is_fresh(self, save_as, page_digest):
+        """True if the page need not be rendered again."""
+        known = self.previous.get(save_as)
+        if known is None or known[0] != page_digest:
+            return False
+        try:
+            fresh = os.path.getsize(os.path.join(self.output_path, save_as)) == known[1]
+        except OSError:
+            return False
+        if fresh:
+            self.current[save_as] = known
+        return fresh
+
+    def store(self, save_as, page_digest, size):
+        self.current[save_as] = (page_digest, size)
+
+    def save(self):
+        if not self.enabled:
+            return
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        temp = self.path + ".tmp"
+        with open(temp, "wb") as handle:
+            pickle.dump((self.global_key, self.current), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temp, self.path)

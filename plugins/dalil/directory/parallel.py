@@ -1,0 +1,87 @@
+"""Run a function over chunks of work in forked worker processes, results in order.
+
+Workers are forked, so they inherit the generator (its model, context and compiled
+templates) without pickling it; each task sends only small job descriptions, and
+each result only a few numbers or the parsed text of a file. With one worker, or
+little work, everything runs in this process: the output is the same either way.
+"""
+
+import logging
+import multiprocessing
+import os
+
+# Below this many items a pool costs more than it saves.
+MIN_PARALLEL_ITEMS = 64
+CHUNK_SIZE = 32
+
+# The state a forked worker inherits from its parent: set once per worker process by
+# the pool's initializer (the only way to hand a worker unpicklable state).
+_worker_state = None
+
+
+def available_cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def worker_count(setting):
+    """``DALIL_DIRECTORY_WORKERS``: 0 means every core, 1 means serial."""
+    cores = available_cores()
+    return max(1, min(int(setting), cores) if int(setting) > 0 else cores)
+
+
+def _init_worker(state):
+    global _worker_state
+    _worker_state = state
+    # The parent's rich console may be locked by its refresh thread at fork time;
+    # a worker logs plainly to stderr instead.
+    root = logging.getLogger()
+    root.handlers = [logging.StreamHandler()]
+
+
+def _call(payload):
+    function, chunk = payload
+    return function(_worker_state, chunk)
+
+
+class Pool:
+    """``with Pool(state, workers) as pool: for result in pool.map(fn, items): ...``
+
+    ``fn(state, chunk)`` returns a list with one result per item of ``chunk``.
+    """
+
+    def __init__(self, state, workers):
+        self.state = state
+        self.workers = workers
+        self._pool = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        if self._pool is not None:
+            self._pool.terminate() if exc_info[0] else self._pool.close()
+            self._pool.join()
+        return False
+
+    def _ensure_pool(self):
+        if self._pool is None:
+            context = multiprocessing.get_context("fork")
+            self._pool = context.Pool(self.workers, initializer=_init_worker,
+                                      initargs=(self.state,))
+        return self._pool
+
+    def map(self, function, items, chunk_size=CHUNK_SIZE):
+        """Yield ``(item, result)`` in the order of ``items``."""
+        items = list(items)
+        chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
+        parallel = (self.workers > 1 and len(items) >= MIN_PARALLEL_ITEMS
+                    and "fork" in multiprocessing.get_all_start_methods())
+        if parallel:
+            results = self._ensure_pool().imap(_call, [(function, chunk) for chunk in chunks])
+        else:
+            results = (function(self.state, chunk) for chunk in chunks)
+        for chunk, chunk_results in zip(chunks, results):
+            yield from zip(chunk, chunk_results)

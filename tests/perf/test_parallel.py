@@ -1,0 +1,89 @@
+"""Parallel and serial builds write the same bytes; rebuilds leave unchanged files alone."""
+
+import os
+import re
+
+import pytest
+
+from dalil.directory.parallel import MIN_PARALLEL_ITEMS, available_cores
+from dalil.perf.synthetic import generate_files
+from tests import sitebuilder as sb
+
+LISTINGS = 240
+
+
+def synthetic_files():
+    return dict(generate_files(LISTINGS))
+
+
+def tree(output):
+    return {path.relative_to(output).as_posix(): path.read_bytes()
+            for path in sorted(output.rglob("*")) if path.is_file()}
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    files = synthetic_files()
+    serial = sb.build_site(tmp_path_factory.mktemp("serial"), files, DALIL_DIRECTORY_WORKERS=1)
+    parallel = sb.build_site(tmp_path_factory.mktemp("parallel"), files, DALIL_DIRECTORY_WORKERS=2)
+    assert serial.returncode == 0, serial.log
+    assert parallel.returncode == 0, parallel.log
+    return serial, parallel
+
+
+def test_parallel_output_is_byte_identical_to_serial(builds):
+    serial, parallel = builds
+    assert LISTINGS > MIN_PARALLEL_ITEMS and available_cores() >= 2
+    serial_tree, parallel_tree = tree(serial.output), tree(parallel.output)
+    assert len(serial_tree) > LISTINGS
+    assert sorted(serial_tree) == sorted(parallel_tree)
+    different = [path for path in serial_tree if serial_tree[path] != parallel_tree[path]]
+    assert different == []
+
+
+def test_summary_line_counts_each_type(builds):
+    serial, _ = builds
+    log = " ".join(serial.log.split())
+    assert "30 categories, 36 cities" in log
+    assert "directory pages" in log and "rendered" in log
+
+
+@pytest.fixture(scope="module")
+def rebuilt(tmp_path_factory):
+    """A cached build, a rebuild with no change, a rebuild after one edited listing."""
+    root = tmp_path_factory.mktemp("incremental")
+    files = synthetic_files()
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True}
+    first = sb.build_site(root, files, **settings)
+    assert first.returncode == 0, first.log
+    stamps = {path: os.stat(path).st_mtime_ns for path in first.output.rglob("*") if path.is_file()}
+    second = sb.run_pelican(root)
+    assert second.returncode == 0, second.log
+    after_second = {path: os.stat(path).st_mtime_ns for path in stamps}
+    edited = sorted((root / "content" / "listings").glob("*.md"))[3]
+    edited.write_text(edited.read_text(encoding="utf-8") + "\nسطر جديد.\n", encoding="utf-8")
+    third = sb.run_pelican(root)
+    assert third.returncode == 0, third.log
+    after_third = {path: os.stat(path).st_mtime_ns for path in stamps}
+    return first, second, third, stamps, after_second, after_third, edited
+
+
+def test_a_rebuild_without_changes_rewrites_nothing(rebuilt):
+    first, second, _, stamps, after_second, _, _ = rebuilt
+    assert [path for path in stamps if stamps[path] != after_second[path]] == []
+    assert "0 rendered" in " ".join(second.log.split())
+
+
+def test_an_edit_rewrites_its_page_only(rebuilt):
+    first, _, third, _, after_second, after_third, edited = rebuilt
+    changed = {path.relative_to(first.output).as_posix() for path in after_second
+               if after_second[path] != after_third[path]}
+    slug = edited.stem
+    assert f"directory/listing/{slug}/index.html" in changed
+    page = (first.output / f"directory/listing/{slug}/index.html").read_text(encoding="utf-8")
+    assert "سطر جديد." in page
+    assert not [path for path in changed if path.startswith("directory/listing/")
+                and f"/{slug}/" not in path]
+    # The listing's page and the category and city pages that list it.
+    rendered = int(re.search(r"directory pages (\d+) rendered", " ".join(third.log.split()))[1])
+    assert 1 <= rendered <= 3

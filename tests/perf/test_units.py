@@ -1,0 +1,122 @@
+"""The lean reader against Pelican's, and the writer that keeps unchanged files."""
+
+import os
+
+import pytest
+from pelican.readers import MarkdownReader, _filter_discardable_metadata
+from pelican.settings import DEFAULT_CONFIG, read_settings
+from pelican.writers import FileOverwriteFailedError
+
+from dalil.core.writer import DalilWriter
+from dalil.directory.reader import LeanMarkdownReader
+from dalil.perf.synthetic import generate_files
+
+SOURCES = {
+    "plain.md": "Title: مطعم\nSlug: a\nDate: 2026-01-02\nModified: 2026-01-03 10:30\n\nنص **مهم**.\n",
+    "tz.md": "Title: x\nDate: 2026-01-02T10:00:00+01:00\nSummary: سطر *أول*\n    سطر ثان\n\nب\n",
+    "other-date.md": "Title: x\nDate: 2026/01/02 10:00\nCategory:  cafes \nStatus:\nSlug:\n\n",
+    "bom.md": "\ufeffTitle: x\nName_en: A & B <c>\n\n# h\n\n![](/i.png)\n",
+    "dup.md": "Title: x\nTitle: y\nWebsite: https://e.example/\n\n- a\n- b\n",
+}
+
+
+def settings():
+    return read_settings(None, override={"TIMEZONE": "UTC"})
+
+
+@pytest.fixture
+def sources(tmp_path):
+    files = dict(SOURCES)
+    files.update((name.replace("/", "-"), text) for name, text in list(generate_files(20))[70:100]
+                 if name.endswith(".md"))
+    paths = []
+    for name, text in files.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def test_lean_reader_reads_as_pelican_does(sources):
+    pelican_reader, lean = MarkdownReader(settings()), LeanMarkdownReader(settings())
+    for path in sources * 2:  # twice: a reused Markdown object keeps no state between files
+        expected_content, expected = pelican_reader.read(path)
+        expected = _filter_discardable_metadata(expected)
+        if "category" in expected:
+            expected["category"] = str(expected["category"])
+        content, metadata = lean.read(path)
+        assert content == expected_content, path
+        assert metadata == expected, path
+        for key in ("date", "modified"):
+            if key in expected:
+                assert metadata[key].utcoffset() == expected[key].utcoffset(), path
+
+
+def test_lean_reader_drops_empty_slug_and_status(tmp_path):
+    path = tmp_path / "x.md"
+    path.write_text(SOURCES["other-date.md"], encoding="utf-8")
+    _, metadata = LeanMarkdownReader(settings()).read(str(path))
+    assert "slug" not in metadata and "status" not in metadata
+    assert metadata["category"] == "cafes"
+
+
+class FakeTemplate:
+    def __init__(self, text):
+        self.text = text
+
+    def render(self, context):
+        return self.text
+
+
+def test_writer_leaves_identical_files_alone(tmp_path):
+    config = dict(DEFAULT_CONFIG, OUTPUT_PATH=str(tmp_path))
+    target = tmp_path / "a" / "index.html"
+    DalilWriter(str(tmp_path), settings=config).write_file("a/index.html", FakeTemplate("نص"), {})
+    os.utime(target, ns=(1, 1))
+    writer = DalilWriter(str(tmp_path), settings=config)
+    writer.write_file("a/index.html", FakeTemplate("نص"), {})
+    assert target.stat().st_mtime_ns == 1 and (writer.changed, writer.unchanged) == (0, 1)
+    writer = DalilWriter(str(tmp_path), settings=config)
+    writer.write_file("a/index.html", FakeTemplate("نص آخر"), {})
+    assert target.read_text(encoding="utf-8") == "نص آخر" and writer.changed == 1
+    with pytest.raises(FileOverwriteFailedError):
+        writer.write_file("a/index.html", FakeTemplate("ثالث"), {})
+    assert [p.name for p in target.parent.iterdir()] == ["index.html"]  # no temporary file left
+
+
+def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
+    from dalil.core.output import DuplicateOutput, OutputFiles, UnsafeOutputPath
+
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True,
+                "CACHE_PATH": str(tmp_path / "cache"), "SITEURL": "https://x.test"}
+    out = tmp_path / "out"
+    calls = []
+
+    def produce(text):
+        calls.append(text)
+        return text
+
+    files = OutputFiles(out, settings=settings)
+    assert files.write("a.txt", "أ") is True
+    assert files.write_derived("b/c.vcf", ("key", 1), lambda: produce("ب")) is True
+    with pytest.raises(DuplicateOutput):
+        files.write("a.txt", "x")
+    for bad in ("../x", "/etc/passwd", "a/../../x"):
+        with pytest.raises(UnsafeOutputPath):
+            files.write(bad, "x")
+    files.save_memo()
+    os.utime(out / "a.txt", ns=(1, 1))
+    os.utime(out / "b" / "c.vcf", ns=(1, 1))
+
+    files = OutputFiles(out, settings=settings)
+    assert files.write("a.txt", "أ") is False
+    assert files.write_derived("b/c.vcf", ("key", 1), lambda: produce("ب")) is False
+    assert calls == ["ب"]  # the memo spared the second call
+    assert (out / "a.txt").stat().st_mtime_ns == (out / "b" / "c.vcf").stat().st_mtime_ns == 1
+    assert files.counts() == (0, 2)
+    files.save_memo()
+
+    files = OutputFiles(out, settings=settings)
+    assert files.write_derived("b/c.vcf", ("key", 2), lambda: produce("ج")) is True
+    assert (out / "b" / "c.vcf").read_text(encoding="utf-8") == "ج"
+    assert [p.name for p in (out / "b").iterdir()] == ["c.vcf"]
