@@ -14,12 +14,20 @@ DEFAULT_DATE_FORMAT = "%Y-%m-%d"
 PLUGIN_PATHS = ["plugins"]
 PLUGINS = [
     "dalil.directory",
+    "dalil.pwa",
+    "dalil.exports",
+    "dalil.search",
+    "dalil.sitefiles",
+    "dalil.feeds",
+    "dalil.sitemaps",
 ]
 
 # News and blog are the two Pelican categories (one folder each).
 ARTICLE_PATHS = ["news", "blog"]
 PAGE_PATHS = ["pages"]
 STATIC_PATHS = ["images"]
+# Copy a static file only when it is newer than its copy (mtimes survive rebuilds).
+STATIC_CHECK_IF_MODIFIED = True
 USE_FOLDER_AS_CATEGORY = True
 
 ARTICLE_URL = "{category}/{slug}/"
@@ -42,6 +50,16 @@ DEFAULT_PAGINATION = False
 SLUGIFY_SOURCE = "basename"
 # Every template escapes by default; HTML from Markdown is marked |safe where shown.
 JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": True}
+# Pelican's Markdown defaults, but aligned table columns get align="…", not style="…",
+# which a strict Content-Security-Policy blocks.
+MARKDOWN = {
+    "extension_configs": {
+        "markdown.extensions.codehilite": {"css_class": "highlight"},
+        "markdown.extensions.extra": {"tables": {"use_align_attribute": True}},
+        "markdown.extensions.meta": {},
+    },
+    "output_format": "html5",
+}
 
 # Pelican's stock feeds are off; Dalil writes /rss.xml and /feed.json of news.
 FEED_ALL_ATOM = None
@@ -56,3 +74,5 @@ LOAD_CONTENT_CACHE = False
 RELATIVE_URLS = False
 
 DALIL_DIRECTORY_DEFAULT_COUNTRY = "المغرب"
+# A placeholder: set the real address before publishing.
+DALIL_SITEFILES_SECURITY_CONTACT = "security@dalil.example"

@@ -36,6 +36,14 @@ def pelican_run(c, *arguments):
     c.run(shlex.join(command), pty=False)
 
 
+def staged_build(c, settings_file):
+    """Build into a staging folder that replaces the output folder only if the build succeeded."""
+    from dalil.sitefiles.publishing import staged_output
+
+    with staged_output(output_path(settings_file)) as staging:
+        pelican_run(c, "-s", settings_file, "-o", str(staging))
+
+
 def required_setting(settings, name, example):
     value = settings.get(name)
     if value in (None, ""):
@@ -60,8 +68,8 @@ def build(c):
 
 @task
 def rebuild(c):
-    """Build from a clean output folder."""
-    pelican_run(c, "-d", "-s", CONFIG["settings_base"])
+    """Build from scratch in a staging folder, which replaces the output folder on success."""
+    staged_build(c, CONFIG["settings_base"])
 
 
 @task
@@ -73,12 +81,13 @@ def regenerate(c):
 @task
 def serve(c):
     """Serve the output folder at http://$DALIL_HOST:$DALIL_PORT/ (localhost:8000)."""
-    from pelican.server import ComplexHTTPRequestHandler, RootedHTTPServer
+    from dalil.sitefiles.headers import header_policy
+    from dalil.sitefiles.serving import make_server
 
-    class Server(RootedHTTPServer):
-        allow_reuse_address = True
-
-    server = Server(str(output_path()), (CONFIG["host"], CONFIG["port"]), ComplexHTTPRequestHandler)
+    # Every file with its INTERFACE.md type and the headers of the host header files.
+    settings = site_settings(CONFIG["settings_base"])
+    server = make_server(settings["OUTPUT_PATH"], CONFIG["host"], CONFIG["port"],
+                         header_policy(settings))
     sys.stderr.write("Serving at http://{host}:{port}/ ...\n".format(**CONFIG))
     server.serve_forever()
 
@@ -92,14 +101,17 @@ def reserve(c):
 
 @task
 def preview(c):
-    """Build the site with the publishing settings."""
-    pelican_run(c, "-s", CONFIG["settings_publish"])
+    """Build the site with the publishing settings (staged: a failed build changes nothing)."""
+    staged_build(c, CONFIG["settings_publish"])
 
 
 @task
 def livereload(c):
     """Serve the site and rebuild and reload the browser tab when a file changes."""
     from livereload import Server
+
+    from dalil.sitefiles.headers import header_policy
+    from dalil.sitefiles.serving import live_reload_handler
 
     settings = site_settings(CONFIG["settings_base"])
 
@@ -109,6 +121,7 @@ def livereload(c):
 
     cached_build()
     server = Server()
+    server.SFH = live_reload_handler(header_policy(settings))  # INTERFACE.md's types
     for pattern in (CONFIG["settings_base"], f"{settings['THEME']}/**/*",
                     f"{settings['PATH']}/**/*", "plugins/**/*"):
         server.watch(pattern, cached_build)
@@ -140,3 +153,125 @@ def gh_pages(c):
     preview(c)
     c.run(shlex.join(["ghp-import", "-b", branch, "--no-jekyll", "-m", "Publish site",
                       "-p", settings["OUTPUT_PATH"]]))
+
+
+@task(help={"file": "an export.json or export.csv (ours, or shaped like it)",
+            "force": "replace listings that already exist",
+            "settings": "the Pelican settings file that names the content folder"})
+def import_listings(c, file, force=False, settings=CONFIG["settings_base"]):
+    """Import listings (and missing categories and cities) from a JSON or CSV export into content/."""
+    from dalil.exports.importer import ImportFailed
+    from dalil.exports.importer import import_listings as run_import
+
+    try:
+        report = run_import(file, site_settings(settings), force=force)
+    except ImportFailed as error:
+        raise Exit(f"import-listings: {error}", code=2) from None
+    for line in report.lines():
+        print(f"import-listings: {line}")
+    if report.skipped:
+        raise Exit(code=1)
+
+
+@task(help={"sizes": "comma-separated listing counts (default 10000,100000)"})
+def bench_exports(c, sizes="10000,100000"):
+    """Time and peak memory to write export.json, export.csv and every vCard."""
+    from dalil.exports.benchmark import main
+
+    main([int(size) for size in sizes.split(",")])
+
+
+@task(help={"output": "the built site's folder (default: OUTPUT_PATH of the settings)",
+            "settings": "the settings file that built it (default: pelicanconf.py)"})
+def validate(c, output=None, settings=CONFIG["settings_base"]):
+    """Check a built site before publishing; exits non-zero on any problem."""
+    from dalil.validate import validate_site
+
+    pelican_settings = site_settings(settings)
+    report = validate_site(output or pelican_settings["OUTPUT_PATH"], pelican_settings)
+    print("\n".join(report.lines()))
+    if not report.ok:
+        raise Exit(code=1)
+
+
+@task(help={"listings": "listings in the synthetic index (default 100000)",
+            "json": "also write the figures to this JSON file"})
+def bench_search(c, listings=100_000, json=None):
+    """Search index size (raw, gzip, brotli) and keystroke-to-results time in headless Chromium."""
+    from dalil.search.benchmark import main
+
+    main(["--listings", str(listings), *(["--json", json] if json else [])])
+
+
+@task(help={"listings": "how many listings (news and blog follow in proportion)",
+            "out": "folder to write to (emptied first), outside content/"})
+def generate_content(c, listings=1000, out="synthetic"):
+    """Write a deterministic synthetic directory (Markdown) for benchmarks."""
+    from dalil.perf.synthetic import write_content
+
+    folder = Path(out).resolve()
+    if folder == (ROOT / "content").resolve() or (ROOT / "content").resolve() in folder.parents:
+        raise Exit("refusing to write synthetic content into content/", code=2)
+    totals = write_content(folder, int(listings))
+    print(f"{folder}: " + ", ".join(f"{count:,} {kind}" for kind, count in sorted(totals.items())))
+
+
+@task(help={"listings": "comma-separated sizes, e.g. 1000,10000,100000",
+            "report": "JSON report file (default bench/report.json)",
+            "workdir": "where the synthetic sites are built (default bench/)"})
+def bench(c, listings="1000,10000,100000", report="bench/report.json", workdir="bench"):
+    """Time the full Dalil build against plain Pelican; warm rebuild after one edit."""
+    from pelican.log import console
+
+    from dalil.perf import bench as perf_bench
+
+    sizes = [int(size.replace("_", "")) for size in str(listings).split(",") if size.strip()]
+    result = perf_bench.run(ROOT, sizes, Path(workdir).resolve(), Path(report).resolve(),
+                            echo=console.print)
+    for table in perf_bench.table(result):
+        console.print(table)
+    failed = [entry["listings"] for entry in result["sizes"]
+              if entry["dalil"]["returncode"] or entry["warm_rebuild"]["returncode"]]
+    if failed:
+        raise Exit(f"bench: the Dalil build failed at {failed} listings (see {workdir}/n*/*.log)",
+                   code=1)
+
+
+@task(help={"force": "upload every file, changed or not (after a change of the header rules)",
+            "keep": "keep objects that the site no longer has (default: delete them)"})
+def s3_publish(c, force=False, keep=False):
+    """Build with the publishing settings and upload the site to an S3-compatible bucket.
+
+    S3_BUCKET, S3_ENDPOINT_URL, S3_REGION and S3_PREFIX come from the environment
+    (DALIL_S3_BUCKET, ...) or publishconf.py; credentials from boto3's usual sources.
+    """
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    from dalil.sitefiles.headers import header_policy
+    from dalil.sitefiles.publishing import s3_client, s3_sync
+
+    settings = site_settings(CONFIG["settings_publish"])
+
+    def setting(name):
+        return os.environ.get(f"DALIL_{name}") or settings.get(name) or ""
+
+    bucket = setting("S3_BUCKET")
+    if not bucket:
+        raise Exit("S3_BUCKET is not set: set DALIL_S3_BUCKET or add it to "
+                   f"{CONFIG['settings_publish']}, for example S3_BUCKET = 'dalil-site'", code=2)
+    preview(c)
+    try:
+        report = s3_sync(s3_client(setting("S3_ENDPOINT_URL"), setting("S3_REGION")), bucket,
+                         settings["OUTPUT_PATH"], header_policy(settings),
+                         prefix=setting("S3_PREFIX"), delete=not keep, force=force)
+    except (BotoCoreError, ClientError) as error:
+        raise Exit(f"s3-publish: {error}", code=1) from None
+    print(f"s3-publish: s3://{bucket}/{setting('S3_PREFIX').strip('/')}: "
+          f"{len(report.uploaded)} uploaded, {len(report.unchanged)} unchanged, "
+          f"{len(report.deleted)} deleted")
+
+
+@task
+def icons(c):
+    """Redraw the theme's PNG icons (theme/icons.py) into theme/static/icons/."""
+    c.run(shlex.join([sys.executable, str(ROOT / "theme" / "icons.py")]), pty=False)

@@ -3,9 +3,12 @@
 import contextlib
 import functools
 import http.server
+import os
 import shutil
 import threading
 from pathlib import Path
+
+from dalil.sitefiles.content_types import content_type
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Off the network: this machine has none, and Chromium's background fetches only fail.
@@ -13,22 +16,12 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
-TYPES = {
-    ".json": "application/json; charset=utf-8",
-    ".webmanifest": "application/manifest+json",
-    ".js": "text/javascript; charset=utf-8",
-    ".vcf": "text/vcard; charset=utf-8",
-    ".xml": "application/xml; charset=utf-8",
-    ".csv": "text/csv; charset=utf-8",
-    ".html": "text/html; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".svg": "image/svg+xml",
-    ".txt": "text/plain; charset=utf-8",
-}
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
+    def guess_type(self, path):
+        """INTERFACE.md's type, from the one table the site's servers use."""
+        return content_type(Path(os.path.relpath(path, self.directory)).as_posix())
 
     def log_message(self, *args):
         pass

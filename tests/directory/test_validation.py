@@ -77,7 +77,8 @@ def test_missing_slug_is_derived(build_site):
     result = build_site(files)
     assert result.returncode == 0, result.log
     assert result.path("directory/listing/cafe-etoile/index.html").is_file()
-    derived = [p for p in result.files() if p.startswith("directory/listing/")]
+    derived = [p for p in result.files()
+               if p.startswith("directory/listing/") and p.endswith("/index.html")]
     assert len(derived) == 2
     assert all(p.split("/")[2].isascii() for p in derived)
 

@@ -1,6 +1,7 @@
 """Content errors: each names its source file; the build stops cleanly, never with a traceback."""
 
 import logging
+import sys
 
 logger = logging.getLogger(__name__)
 
@@ -34,3 +35,37 @@ class ContentErrors:
             raise SystemExit(
                 f"dalil: build stopped: {len(self.messages)} content error(s), listed above"
             )
+
+
+class _ReasonFilter(logging.Filter):
+    """Pelican logs "Could not process news/x.md" and keeps the reason (a bad date, a
+    bad encoding) for its debug traceback; the operator needs the reason on that line."""
+
+    def filter(self, record):
+        error = sys.exc_info()[1]
+        if record.msg == "Could not process %s" and error is not None:
+            record.msg, record.args = "Could not process %s: %s", (*record.args, error)
+        return True
+
+
+class _FatalWithoutTraceback(logging.Filter):
+    """Under ``--fatal``, Pelican's logger raises on the first error and ``main`` logs
+    that exception with a traceback: the error itself, naming its file, is already
+    logged, so the traceback only hides it."""
+
+    def filter(self, record):
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, RuntimeError) and str(error) == "Warning or error encountered":
+            record.msg, record.args, record.exc_info = (
+                "dalil: build stopped by the problem above (--fatal)", (), None)
+        return True
+
+
+def install_log_filters():
+    """Content errors reported by Pelican itself name their file and their reason, and
+    stop a fatal build without a traceback (idempotent)."""
+    for name, filter_class in (("pelican.generators", _ReasonFilter),
+                               ("pelican", _FatalWithoutTraceback)):
+        target = logging.getLogger(name)
+        if not any(isinstance(existing, filter_class) for existing in target.filters):
+            target.addFilter(filter_class())

@@ -1,10 +1,15 @@
 """Plain text for data files: no tags, no entities, no control or override characters."""
 
 import html
+import logging
 import re
 import unicodedata
 
 from bs4 import BeautifulSoup
+
+from .sanitize import sanitize_html
+
+logger = logging.getLogger(__name__)
 
 # C0/C1 controls (XML 1.0 forbids most of them) and the bidi embedding/override
 # characters, which can make a name display as something it is not.
@@ -36,6 +41,13 @@ def plain_text(value):
     return _WHITESPACE.sub(" ", value).strip()
 
 
-def html_text(value):
-    """Return HTML with characters that XML 1.0 forbids removed."""
-    return strip_unsafe(value or "")
+def html_text(value, source=None):
+    """Return HTML safe to publish: characters that XML 1.0 forbids removed, and what
+    a strict Content-Security-Policy blocks (scripts, styles, event handlers,
+    ``javascript:`` URLs) taken out, with a warning naming ``source`` when given."""
+    clean, removed = sanitize_html(strip_unsafe(value or ""))
+    if removed and source:
+        logger.warning("%s: removed %s from the HTML (pages run no script or style of their "
+                       "content, so that a strict Content-Security-Policy holds)",
+                       source, ", ".join(sorted(set(removed))))
+    return clean

@@ -1,0 +1,121 @@
+"""Benchmark of the exports: time and peak memory to write export.json, export.csv and
+every vCard for synthetic directories (model objects built directly, no Pelican run).
+
+``invoke bench-exports`` or ``python -m dalil.exports.benchmark 10000 100000``.
+Each size is written into fresh folders: once timed, then under tracemalloc (which
+slows Python down, so its time is not the one reported), all files and then the two
+exports alone. The peak of all files grows with the number of files because
+``core.output.OutputFiles`` remembers every path it wrote (to refuse a second write).
+"""
+
+import datetime as dt
+import resource
+import shutil
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+from dalil.core.output import OutputFiles
+from dalil.directory.model import Directory, Listing, Term
+
+from .settings import ExportSettings
+from .writers import write_exports
+
+SITEURL = "https://dalil.example"
+_WORDS = ("مطعم", "صيدلية", "مقهى", "فندق", "مخبزة", "الأطلس", "الزيتونة", "النخيل",
+          "الأندلس", "الياسمين", "\"الأصدقاء\"", "وشركاؤهم,", "فرع;", "المدينة")
+
+
+def _term(kind, number):
+    slug = f"{kind}-{number}"
+    return Term(kind=kind, slug=slug, name=f"{_WORDS[number % len(_WORDS)]} {number}",
+                name_en=slug, name_fr=slug, province=f"P{number:02d}", description="",
+                source_path=f"content/{kind}/{slug}.md", url=f"directory/{kind}/{slug}/",
+                save_as=f"directory/{kind}/{slug}/index.html")
+
+
+def synthetic_directory(count):
+    """``count`` published listings with every field; one in seven has a long name."""
+    categories = [_term("category", number) for number in range(24)]
+    cities = [_term("city", number) for number in range(60)]
+    base = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    listings = []
+    for number in range(count):
+        slug = f"listing-{number:06d}"
+        words = [_WORDS[(number * 7 + k) % len(_WORDS)] for k in range(3 + 12 * (number % 7 == 0))]
+        listings.append(Listing(
+            slug=slug, name=" ".join(words) + f" {number}", name_en=f"Business {number}",
+            name_fr=f"Entreprise {number}", category=categories[number % len(categories)],
+            city=cities[number % len(cities)], street=f"{number % 300} شارع محمد الخامس",
+            postal_code=f"{20000 + number % 900}", country="المغرب",
+            phone=f"+212 522 {number % 1000:03d} {number % 997:03d}",
+            email=f"contact{number}@example.ma", website=f"https://b{number}.example.ma/",
+            image=f"/images/listings/{slug}.jpg", date=base,
+            modified=base + dt.timedelta(minutes=number), summary="", content="",
+            status="published", source_path=f"content/listings/{slug}.md",
+            url=f"directory/listing/{slug}/", save_as=f"directory/listing/{slug}/index.html"))
+    return Directory(listings=listings, hidden=[], drafts=[], categories=categories,
+                     cities=cities)
+
+
+def _write(directory, folder, config=ExportSettings()):
+    return write_exports(OutputFiles(folder), directory, config, SITEURL)
+
+
+def _traced_peak(write):
+    tracemalloc.start()
+    try:
+        write()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def measure(count, workdir):
+    """A dict of figures for ``count`` listings, written under ``workdir``."""
+    directory = synthetic_directory(count)
+    timed, traced = Path(workdir, f"timed-{count}"), Path(workdir, f"traced-{count}")
+    started = time.perf_counter()
+    files = _write(directory, timed)
+    seconds = time.perf_counter() - started
+    peak = _traced_peak(lambda: _write(directory, traced))
+    # The two exports alone: streamed, so their peak does not grow with the directory.
+    exports_peak = _traced_peak(lambda: _write(directory, Path(workdir, f"exports-{count}"),
+                                               ExportSettings(vcard_save_as="")))
+    vcards = list(timed.glob("directory/listing/*/contact.vcf"))
+    figures = {
+        "listings": count, "files": files, "seconds": seconds,
+        "listings_per_second": count / seconds,
+        "peak_traced_mib": peak / 2**20,
+        "exports_peak_mib": exports_peak / 2**20,
+        "max_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "json_mib": (timed / "directory/export.json").stat().st_size / 2**20,
+        "csv_mib": (timed / "directory/export.csv").stat().st_size / 2**20,
+        "vcards": len(vcards),
+        "vcard_mib": sum(path.stat().st_size for path in vcards) / 2**20,
+    }
+    for folder in (timed, traced, Path(workdir, f"exports-{count}")):
+        shutil.rmtree(folder)
+    return figures
+
+
+def main(sizes):
+    workdir = tempfile.mkdtemp(prefix="dalil-bench-")
+    try:
+        print("listings   files  seconds  listings/s  peak traced MiB  (json+csv only)  "
+              "max RSS MiB  json MiB  csv MiB  vCards MiB")
+        for count in sizes:
+            f = measure(count, workdir)
+            print(f"{f['listings']:8d} {f['files']:7d} {f['seconds']:8.2f} "
+                  f"{f['listings_per_second']:11.0f} {f['peak_traced_mib']:16.2f} "
+                  f"{f['exports_peak_mib']:16.2f} "
+                  f"{f['max_rss_mib']:12.1f} {f['json_mib']:9.2f} {f['csv_mib']:8.2f} "
+                  f"{f['vcard_mib']:11.2f}", flush=True)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main([int(arg) for arg in sys.argv[1:]] or [10000, 100000])

@@ -1,0 +1,18 @@
+"""Settings of the exports, with their defaults (prefix ``DALIL_EXPORTS_``)."""
+
+from dataclasses import dataclass
+
+from dalil.core.settings import read_settings
+
+
+@dataclass(frozen=True)
+class ExportSettings:
+    json_save_as: str = "directory/export.json"
+    csv_save_as: str = "directory/export.csv"
+    schema_save_as: str = "schemas/directory-export.schema.json"
+    # Next to the listing page, which links "contact.vcf" relative to its URL.
+    vcard_save_as: str = "directory/listing/{slug}/contact.vcf"
+
+
+def export_settings(settings):
+    return read_settings(ExportSettings, settings, "DALIL_EXPORTS_")

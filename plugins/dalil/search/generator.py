@@ -1,0 +1,88 @@
+"""Search and discovery: the search index and its schema, OpenSearch, /search/ and /random/."""
+
+import logging
+from pathlib import Path
+
+from pelican.generators import Generator
+
+from dalil.core.output import output_files
+from dalil.core.pages import register_page
+from dalil.core.templates import add_plugin_templates
+from dalil.core.urls import root_path
+from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
+
+from .index import build_entries, serialise
+from .opensearch import SHORT_NAME_MAX, opensearch_xml
+from .schema import search_index_schema, serialise_schema
+from .settings import search_settings
+
+logger = logging.getLogger(__name__)
+
+TEMPLATES_DIR = Path(__file__).parent / "templates"
+# Read by base.html to link the OpenSearch description from every page.
+OPENSEARCH_CONTEXT_KEY = "dalil_opensearch"
+
+
+class SearchGenerator(Generator):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        add_plugin_templates(self, TEMPLATES_DIR)
+        self.config = search_settings(self.settings)
+        self.short_name = self._short_name()
+
+    def _short_name(self):
+        name = self.config.opensearch_short_name or self.settings.get("SITENAME", "")
+        if len(name) > SHORT_NAME_MAX:
+            logger.warning("dalil.search: OpenSearch short name %r is longer than %d characters; "
+                           "set DALIL_SEARCH_OPENSEARCH_SHORT_NAME", name, SHORT_NAME_MAX)
+        return name[:SHORT_NAME_MAX]
+
+    @property
+    def opensearch_enabled(self):
+        # The description's template points at the search page: no page, no description.
+        return bool(self.config.opensearch_save_as and self.config.page_save_as)
+
+    def generate_context(self):
+        cfg = self.config
+        if cfg.page_save_as:
+            register_page(self.context, cfg.page_url, "البحث")
+        if cfg.random_save_as:
+            register_page(self.context, cfg.random_url, "اكتشف نشاطًا عشوائيًا")
+        if self.opensearch_enabled:
+            self.context[OPENSEARCH_CONTEXT_KEY] = {"url": cfg.opensearch_save_as,
+                                                    "title": self.short_name}
+
+    def generate_output(self, writer):
+        cfg = self.config
+        siteurl = self.settings.get("SITEURL", "")
+        files = output_files(self.context)
+        if cfg.index_save_as:
+            directory = self.context.get(DIRECTORY_KEY)
+            if directory is None:
+                logger.warning("dalil.search: no directory model in the context; the search "
+                               "index lists no listing (add dalil.directory to PLUGINS)")
+            entries = build_entries(directory, self.context.get("articles", []),
+                                    self.context.get("pages", []))
+            files.write(cfg.index_save_as, serialise(entries))
+        if cfg.schema_save_as:
+            files.write(cfg.schema_save_as,
+                        serialise_schema(search_index_schema(siteurl, cfg.schema_save_as)))
+        if self.opensearch_enabled:
+            sitename = self.settings.get("SITENAME", "")
+            description = cfg.opensearch_description or (
+                f"ابحث في {sitename}: الأنشطة التجارية والفئات والمدن والأخبار")
+            files.write(cfg.opensearch_save_as, opensearch_xml(
+                siteurl=siteurl, short_name=self.short_name, description=description,
+                page_url=cfg.page_url, self_url=cfg.opensearch_save_as,
+                image=cfg.opensearch_image, image_size=cfg.opensearch_image_size))
+        if (cfg.page_save_as or cfg.random_save_as) and not cfg.index_save_as:
+            logger.warning("dalil.search: the search and random pages need the search index; "
+                           "DALIL_SEARCH_INDEX_SAVE_AS is empty")
+        pages = {"index_url": root_path(cfg.index_save_as), "search_url": cfg.page_url,
+                 "random_url": cfg.random_url, "result_limit": int(cfg.result_limit)}
+        if cfg.page_save_as:
+            writer.write_file(cfg.page_save_as, self.get_template("search/search"), self.context,
+                              **pages)
+        if cfg.random_save_as:
+            writer.write_file(cfg.random_save_as, self.get_template("search/random"),
+                              self.context, **pages)

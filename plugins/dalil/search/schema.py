@@ -1,0 +1,60 @@
+"""The JSON Schema (draft 2020-12) of ``/search-index.json``, published with it."""
+
+import json
+
+from dalil.core.urls import absolute_url
+
+from .index import TYPES
+
+SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+# Plain text on one line: no leading or trailing space, no line breaks or control characters.
+TEXT = r"^[^\s\x00-\x1f\x7f-\x9f](?:[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$"
+ROOT_PATH = r"^/(?!/)"
+
+
+def search_index_schema(siteurl, save_as):
+    text = {"type": "string", "minLength": 1, "pattern": TEXT}
+    path = {"type": "string", "pattern": ROOT_PATH}
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
+    if siteurl:
+        schema["$id"] = absolute_url(siteurl, save_as)
+    schema.update({
+        "title": "Dalil search index",
+        "description": (
+            "Every published listing, category, city (t: location), news item, blog article "
+            "and page, ordered by type then slug. Optional fields are present only when "
+            "non-empty; url and img are paths relative to the site's base address."
+        ),
+        "type": "array",
+        "items": {"$ref": "#/$defs/entry"},
+        "$defs": {
+            "entry": {
+                "type": "object",
+                "required": ["t", "s", "n", "url"],
+                "additionalProperties": False,
+                "properties": {
+                    "t": {"enum": list(TYPES), "description": "entry type"},
+                    "s": {"type": "string", "pattern": SLUG, "description": "slug"},
+                    "n": {**text, "description": "name (Arabic)"},
+                    "n_en": {**text, "description": "English name"},
+                    "n_fr": {**text, "description": "French name"},
+                    "c": {**text, "description": "category name (listings)"},
+                    "a": {**text, "description": "address: street and city (listings)"},
+                    "img": {**path, "description": "image path (listings)"},
+                    "url": {**path, "description": "page path"},
+                },
+                "allOf": [
+                    {"if": {"properties": {"t": {"const": "listing"}}},
+                     "then": {"required": ["c"]},
+                     "else": {"properties": {"c": False, "a": False, "img": False}}},
+                    {"if": {"properties": {"t": {"enum": ["news", "blog", "page"]}}},
+                     "then": {"properties": {"n_en": False, "n_fr": False}}},
+                ],
+            },
+        },
+    })
+    return schema
+
+
+def serialise_schema(schema):
+    return json.dumps(schema, ensure_ascii=False, allow_nan=False, indent=2) + "\n"

@@ -1,0 +1,271 @@
+"""Live search and random discovery in real headless Chromium, under a strict CSP."""
+
+import json
+from urllib.parse import quote, urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from tests import sitebuilder as sb
+from tests.browser import serve
+
+from .fixtures import PUBLISHED_LISTINGS, TRICKY_NAME, fixture_files
+
+pytestmark = pytest.mark.browser
+
+# No inline script or style, no third-party host: what the brief promises the pages keep to.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+       "connect-src 'self'; object-src 'none'; base-uri 'none'")
+COLLECT = """
+window.__problems = [];
+document.addEventListener('securitypolicyviolation',
+  e => window.__problems.push('CSP ' + e.violatedDirective + ' ' + e.blockedURI));
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    result = sb.build_site(tmp_path_factory.mktemp("search-browser"), fixture_files(),
+                           DALIL_SEARCH_RESULT_LIMIT=2)
+    assert result.returncode == 0, result.log
+    return result
+
+
+@pytest.fixture(scope="module")
+def local(site):
+    with serve(site.output) as base:
+        yield base
+
+
+@pytest.fixture
+def open_page(chromium_browser, local):
+    """``open_page(path)``: a page at https://dalil.test/<path>, answered by the local server
+    (the site's links are absolute), each HTML response with a strict CSP header."""
+    context = chromium_browser.new_context(service_workers="block", locale="ar")
+    problems = []
+    blocked = set()
+
+    def handle(route):
+        path = urlsplit(route.request.url)
+        if path.path in blocked:
+            route.fulfill(status=503, body="unavailable")
+            return
+        response = route.fetch(url=local + path.path + ("?" + path.query if path.query else ""))
+        headers = dict(response.headers)
+        if headers.get("content-type", "").startswith("text/html"):
+            headers["content-security-policy"] = CSP
+        route.fulfill(response=response, headers=headers)
+
+    context.route("https://dalil.test/**", handle)
+    context.route(lambda url: not url.startswith("https://dalil.test/"),
+                  lambda route: (problems.append("off-site " + route.request.url), route.abort()))
+    context.add_init_script(COLLECT)
+
+    def open_(path, block=()):
+        blocked.update(block)
+        page = context.new_page()
+        page.on("pageerror", lambda error: problems.append(f"error {error}"))
+        page.goto("https://dalil.test" + path)
+        return page
+
+    yield open_
+    for page in context.pages:
+        problems.extend(page.evaluate("window.__problems"))
+    context.unroute_all(behavior="ignoreErrors")  # late requests (images) may still be in flight
+    context.close()
+    assert not problems, problems
+
+
+def search(page, query):
+    box = page.locator("#site-search")
+    box.fill("")
+    box.press_sequentially(query)
+    expect(page.locator("#live-search")).to_have_attribute("data-query", normalized(page, query))
+    return page
+
+
+def normalized(page, text):
+    return page.evaluate("text => DalilSearch.normalize(text)", text)
+
+
+def result_slugs(page):
+    hrefs = page.locator("#search-results a.result-link").evaluate_all(
+        "links => links.map(a => a.getAttribute('href'))")
+    return [href.rstrip("/").rsplit("/", 1)[-1] for href in hrefs]
+
+
+def ready_search_page(open_page, path="/search/"):
+    page = open_page(path)
+    expect(page.locator("#live-search")).to_have_attribute("data-ready", "13")
+    return page
+
+
+TYPED = [  # query, the listing it must put first
+    ("مطعم الزيتونة", "zaytouna"),
+    ("مَطْعَمُ الزَّيْتُونَةِ", "zaytouna"),       # tashkeel typed by the user
+    ("الزيتونه", "zaytouna"),                    # ta marbuta typed as heh
+    ("صيدلية الأمل", "amal-pharmacy"),
+    ("صيدليه الامل", "amal-pharmacy"),           # bare alef for hamza, heh for ta marbuta
+    ("مقهي الاخوه", "brothers-cafe"),            # source has tashkeel, hamza and alef maqsura
+    ("مقهى الإخوة", "brothers-cafe"),
+    ("مـقـهـى", "brothers-cafe"),                # tatweel
+    ("إدريس", "brothers-cafe"),                  # address
+    ("café des frères", "brothers-cafe"),         # French name
+    ("CAFE DES FRERES", "brothers-cafe"),         # case and accents ignored
+    ("zaytouna rest", "zaytouna"),                # English name, word prefix
+    ("la zaytouna", "zaytouna"),                  # French name
+    ("مطعم", "zaytouna"),
+]
+
+
+def test_typing_finds_the_listing(open_page):
+    page = ready_search_page(open_page)
+    found = {}
+    for query, slug in TYPED:
+        search(page, query)
+        found[query] = result_slugs(page)[:1]
+        assert page.url.endswith("/search/?q=" + quote(query, safe=""))
+    assert found == {query: [slug] for query, slug in TYPED}
+    expect(page.locator("#search-status")).to_contain_text("عدد النتائج: 1.")
+
+
+def test_pages_run_under_the_strict_csp(open_page):
+    page = ready_search_page(open_page)
+    # The guard works: an inline style attribute is reported as a violation.
+    page.evaluate("document.body.setAttribute('style', 'color: red')")
+    page.wait_for_function("window.__problems.some(p => p.includes('style-src'))")
+    page.evaluate("window.__problems = []")
+
+
+def test_normalisation_rules(open_page):
+    page = ready_search_page(open_page)
+    cases = {
+        "أحمد": "احمد", "إسلام": "اسلام", "آمال": "امال", "مدرسة": "مدرسه", "مستشفى": "مستشفي",
+        "مَدْرَسَةٌ": "مدرسه", "مـــدرســة": "مدرسه", "Éléphant Œuvre": "elephant oeuvre",
+        "Crème-Brûlée": "creme brulee", "هاتف ٠٥٢٢": "هاتف 0522", "  a,,b  ": "a b",
+        "مؤسسة": "موسسه", "شاطئ": "شاطي", "ﻻ ﷲ": "لا الله", "ٱلْقُرْآن": "القران",
+        "كافيه\u200cنت": "كافيهنت", "ⵜⴰⵎⴰⵣⵉⵖⵜ": "ⵜⴰⵎⴰⵣⵉⵖⵜ", "Straße Nº5 °C": "strasse no5 c",
+        "«السلام»، الرباط؛ 2024؟": "السلام الرباط 2024",
+    }
+    assert {text: normalized(page, text) for text in cases} == cases
+
+
+def test_results_show_type_category_address_and_image(open_page):
+    page = search(ready_search_page(open_page), "الزيتونة")
+    first = page.locator("#search-results li").first
+    expect(first.locator(".result-name")).to_have_text("مطعم الزيتونة")
+    expect(first.locator(".result-type")).to_have_text("نشاط")
+    expect(first.locator(".result-category")).to_have_text("مطاعم")
+    expect(first.locator(".result-address")).to_have_text("12 شارع محمد الخامس، الدار البيضاء")
+    assert first.locator("img").get_attribute("src") == "https://dalil.test/images/z.svg"
+    assert first.locator("a").get_attribute("href") == "https://dalil.test/directory/listing/zaytouna/"
+    assert first.locator("[lang=en]").inner_text() == "Zaytouna Restaurant"
+
+
+def test_exact_and_prefix_name_matches_rank_first(open_page):
+    page = search(ready_search_page(open_page), "مقاه")
+    # The category named مقاهٍ (prefix of its name) comes before the listings in it.
+    assert result_slugs(page)[0] == "cafes"
+    search(page, "الرباط")
+    # Two results at a time (DALIL_SEARCH_RESULT_LIMIT=2); the button shows the rest.
+    expect(page.locator("#search-status")).to_have_text("عدد النتائج: 3. تُعرض أول 2 نتيجة.")
+    assert result_slugs(page)[0] == "rabat" and len(result_slugs(page)) == 2
+    page.locator("#search-more").click()
+    expect(page.locator("#search-results li")).to_have_count(3)
+    expect(page.locator("#search-more")).to_be_hidden()
+    slugs = result_slugs(page)
+    assert slugs[0] == "rabat" and set(slugs[1:]) == {"amal-pharmacy", "stars-cafe"}
+    assert page.evaluate("document.activeElement.getAttribute('href')").endswith(f"/{slugs[2]}/")
+    types = page.locator("#search-results .result-type").all_inner_texts()
+    assert types == ["مدينة", "نشاط", "نشاط"]
+
+
+def test_one_letter_matches_word_starts_of_names_only(open_page):
+    page = search(ready_search_page(open_page), "ص")
+    assert result_slugs(page) == ["amal-pharmacy", "pharmacies"]
+    search(page, "ت")  # inside words only (الزيتونة, المفتوحة): no match yet
+    assert result_slugs(page) == []
+    search(page, "تو")  # two letters: anywhere
+    assert set(result_slugs(page)) == {"zaytouna", "open-data"}
+
+
+def test_names_are_shown_as_text_never_markup(open_page):
+    page = search(ready_search_page(open_page), "النجوم")
+    expect(page.locator("#search-results .result-name")).to_have_text(TRICKY_NAME)
+    assert page.locator("#search-results b, #search-results script").count() == 0
+
+
+def test_drafts_and_hidden_listings_are_not_found(open_page):
+    page = ready_search_page(open_page)
+    for query in ("مخبزة قادمة", "متجر مخفي", "خبر مسودة"):
+        search(page, query)
+        assert result_slugs(page) == []
+        expect(page.locator("#search-status")).to_contain_text("لا توجد نتائج")
+
+
+def test_query_in_the_address_bar_is_searched_on_load(open_page):
+    page = ready_search_page(open_page, "/search/?q=" + quote("صيدليه"))
+    expect(page.locator("#site-search")).to_have_value("صيدليه")
+    expect(page.locator("#live-search")).to_have_attribute("data-query", "صيدليه")
+    assert result_slugs(page) == ["amal-pharmacy"]
+
+
+def test_header_box_on_another_page_submits_to_the_search_page(open_page):
+    page = open_page("/directory/listing/zaytouna/")
+    page.locator("#site-search").fill("Zaytouna")
+    page.locator("#site-search").press("Enter")
+    page.wait_for_url("https://dalil.test/search/?q=Zaytouna")
+    expect(page.locator("#live-search")).to_have_attribute("data-query", "zaytouna")
+    assert result_slugs(page)[0] == "zaytouna"
+
+
+def test_no_match_says_so(open_page):
+    page = search(ready_search_page(open_page), "qwxz")
+    expect(page.locator("#search-status")).to_have_text(
+        "لا توجد نتائج لـ «qwxz». تحقّق من الإملاء أو جرّب كلمة أخرى.")
+    assert page.locator("#search-results li").count() == 0
+
+
+def test_index_that_fails_to_load_is_reported(open_page):
+    page = open_page("/search/?q=" + quote("مطعم"), block={"/search-index.json"})
+    expect(page.locator("#live-search")).to_have_attribute("data-ready", "error")
+    expect(page.locator("#search-status")).to_contain_text("تعذّر تحميل فهرس البحث")
+    assert page.locator("#search-results li").count() == 0
+
+
+def test_keyboard_moves_between_box_and_results(open_page):
+    page = search(ready_search_page(open_page), "مق")
+    assert len(result_slugs(page)) >= 2
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.getAttribute('href')").endswith(
+        "/" + result_slugs(page)[0] + "/")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.getAttribute('href')").endswith(
+        "/" + result_slugs(page)[1] + "/")
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.activeElement.id") == "site-search"
+    assert page.locator("#site-search").get_attribute("aria-controls") == "search-results"
+
+
+def test_random_page_shows_published_listings_and_another_one(open_page, site):
+    names = {entry["s"]: entry["n"] for entry in json.loads(site.read("search-index.json"))}
+    page = open_page("/random/")
+    discovery, button = page.locator("#random-discovery"), page.locator("#random-next")
+    expect(button).to_be_enabled()
+    seen = set()
+    for _ in range(8):
+        slug = discovery.get_attribute("data-slug")
+        assert slug in PUBLISHED_LISTINGS
+        expect(page.locator("#random-card .result-name")).to_have_text(names[slug])
+        assert page.locator("#random-card a.result-link").get_attribute("href") == (
+            f"https://dalil.test/directory/listing/{slug}/")
+        seen.add(slug)
+        button.click()
+        expect(discovery).not_to_have_attribute("data-slug", slug)  # never the same twice
+    assert len(seen) >= 2
+
+
+def test_random_page_reports_an_index_that_fails_to_load(open_page):
+    page = open_page("/random/", block={"/search-index.json"})
+    expect(page.locator("#random-status")).to_contain_text("تعذّر تحميل الدليل")
+    expect(page.locator("#random-next")).to_be_disabled()

@@ -1,0 +1,232 @@
+"""The search index, its JSON Schema and the OpenSearch description, on a fixture site."""
+
+import copy
+import json
+
+import jsonschema
+import pytest
+from bs4 import BeautifulSoup
+from lxml import etree
+
+from tests import sitebuilder as sb
+
+from .fixtures import TRICKY_NAME, fixture_files
+
+OS = "{http://a9.com/-/spec/opensearch/1.1/}"
+
+EXPECTED_INDEX = [
+    {"t": "listing", "s": "amal-pharmacy", "n": "صيدلية الأمل", "c": "صيدليات", "a": "الرباط",
+     "url": "/directory/listing/amal-pharmacy/"},
+    {"t": "listing", "s": "brothers-cafe", "n": "مَقْهَى الإِخْوَة", "n_fr": "Café des Frères",
+     "c": "مقاهٍ", "a": "زنقة إدريس الأول، الدار البيضاء", "url": "/directory/listing/brothers-cafe/"},
+    {"t": "listing", "s": "stars-cafe", "n": TRICKY_NAME, "c": "مقاهٍ", "a": "الرباط",
+     "url": "/directory/listing/stars-cafe/"},
+    {"t": "listing", "s": "zaytouna", "n": "مطعم الزيتونة", "n_en": "Zaytouna Restaurant",
+     "n_fr": "Restaurant La Zaytouna", "c": "مطاعم", "a": "12 شارع محمد الخامس، الدار البيضاء",
+     "img": "/images/z.svg", "url": "/directory/listing/zaytouna/"},
+    {"t": "category", "s": "cafes", "n": "مقاهٍ", "n_en": "Cafes", "n_fr": "Cafés",
+     "url": "/directory/category/cafes/"},
+    {"t": "category", "s": "pharmacies", "n": "صيدليات", "url": "/directory/category/pharmacies/"},
+    {"t": "category", "s": "restaurants", "n": "مطاعم", "n_en": "Restaurants",
+     "n_fr": "Restaurants", "url": "/directory/category/restaurants/"},
+    {"t": "location", "s": "casablanca", "n": "الدار البيضاء", "n_en": "Casablanca",
+     "n_fr": "Casablanca", "url": "/directory/city/casablanca/"},
+    {"t": "location", "s": "rabat", "n": "الرباط", "n_en": "Rabat", "n_fr": "Rabat",
+     "url": "/directory/city/rabat/"},
+    {"t": "news", "s": "market-opens", "n": "افتتاح السوق & المعرض", "url": "/news/market-opens/"},
+    {"t": "blog", "s": "travel-tips", "n": "نصائح للسفر", "url": "/blog/travel-tips/"},
+    {"t": "page", "s": "about", "n": "من نحن", "url": "/about/"},
+    {"t": "page", "s": "open-data", "n": "البيانات المفتوحة", "url": "/open-data/"},
+]
+KEY_ORDER = ["t", "s", "n", "n_en", "n_fr", "c", "a", "img", "url"]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    result = sb.build_site(tmp_path_factory.mktemp("search"), fixture_files())
+    assert result.returncode == 0, result.log
+    return result
+
+
+@pytest.fixture(scope="module")
+def index(site):
+    return json.loads(site.read("search-index.json"))
+
+
+@pytest.fixture(scope="module")
+def schema(site):
+    return json.loads(site.read("schemas/search-index.schema.json"))
+
+
+def test_index_is_utf8_json_without_bom(site):
+    raw = site.read("search-index.json", "rb")
+    assert not raw.startswith(b"\xef\xbb\xbf")
+    assert "مطعم الزيتونة".encode("utf-8") in raw  # not \u-escaped
+    assert isinstance(json.loads(raw.decode("utf-8")), list)
+
+
+def test_index_holds_exactly_the_published_entries(index):
+    assert index == EXPECTED_INDEX
+
+
+def test_index_leaves_out_drafts_and_hidden_items(index):
+    slugs = {entry["s"] for entry in index}
+    assert not slugs & {"secret-shop", "future-bakery", "secret-news", "old"}
+
+
+def test_entries_are_ordered_by_type_then_slug(index):
+    types = ["listing", "category", "location", "news", "blog", "page"]
+    keys = [(types.index(entry["t"]), entry["s"]) for entry in index]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+
+
+def test_keys_come_in_documented_order_and_are_never_empty(site):
+    entries = json.loads(site.read("search-index.json"), object_pairs_hook=list)
+    for pairs in entries:
+        keys = [key for key, _ in pairs]
+        assert keys == [key for key in KEY_ORDER if key in keys], keys
+        assert all(isinstance(value, str) and value for _, value in pairs), pairs
+
+
+def test_urls_and_images_are_root_relative_and_exist(site, index):
+    for entry in index:
+        for key in ("url", "img"):
+            if key in entry:
+                path = entry[key]
+                assert path.startswith("/") and not path.startswith("//"), entry
+                target = path + "index.html" if path.endswith("/") else path
+                assert site.path(target).is_file(), entry
+
+
+def test_external_image_is_left_out(index):
+    cafe = next(entry for entry in index if entry["s"] == "brothers-cafe")
+    assert "img" not in cafe
+
+
+def test_schema_is_valid_and_the_index_validates(index, schema):
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$id"] == "https://dalil.test/schemas/search-index.schema.json"
+    jsonschema.Draft202012Validator(schema).validate(index)
+
+
+@pytest.mark.parametrize("position, change", [
+    (0, {"url": None}),                      # url is required
+    (0, {"n": None}),                        # so is the name
+    (0, {"c": None}),                        # a listing names its category
+    (0, {"n_en": ""}),                       # empty optional values are left out
+    (0, {"x": "1"}),                         # no unknown keys
+    (0, {"img": "https://cdn.example/x.jpg"}),  # img is a root-relative path
+    (0, {"url": "directory/listing/x/"}),    # and so is url
+    (0, {"s": "Not A Slug"}),
+    (0, {"n": " صيدلية"}),                   # plain text, trimmed
+    (0, {"n": "سطر\nثان"}),
+    (0, {"t": "shop"}),
+    (4, {"c": "مطاعم"}),                     # terms carry no category, address or image
+    (7, {"img": "/images/z.svg"}),
+    (9, {"n_en": "Market"}),                 # news, blog and pages carry no translations
+    (9, {"a": "الرباط"}),
+])
+def test_schema_rejects_entries_that_break_the_rules(index, schema, position, change):
+    broken = copy.deepcopy(index)
+    for key, value in change.items():
+        if value is None:
+            broken[position].pop(key)
+        else:
+            broken[position][key] = value
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema).validate(broken)
+
+
+def test_same_content_gives_same_bytes(site, tmp_path):
+    again = sb.run_pelican(site.root, output=tmp_path / "again")
+    assert again.returncode == 0, again.log
+    for relpath in ("search-index.json", "schemas/search-index.schema.json", "opensearch.xml"):
+        assert again.read(relpath, "rb") == site.read(relpath, "rb"), relpath
+
+
+def test_opensearch_description(site):
+    root = etree.fromstring(site.read("opensearch.xml", "rb"))
+    assert root.tag == OS + "OpenSearchDescription"
+    short_name = root.findtext(OS + "ShortName")
+    assert short_name == "دليل" and 0 < len(short_name) <= 16
+    assert root.findtext(OS + "Description").strip()
+    assert root.findtext(OS + "InputEncoding") == "UTF-8"
+    assert root.findtext(OS + "Language") == "ar"
+    html_urls = root.findall(OS + "Url[@type='text/html']")
+    assert len(html_urls) == 1
+    assert html_urls[0].get("template") == "https://dalil.test/search/?q={searchTerms}"
+    assert html_urls[0].get("method", "get") == "get"
+    image = root.find(OS + "Image")
+    assert image.text == "https://dalil.test/theme/icons/icon.svg"
+    assert image.get("type") == "image/svg+xml" and int(image.get("width")) > 0
+    assert site.path("theme/icons/icon.svg").is_file()
+    self_url = root.find(OS + "Url[@rel='self']")
+    assert self_url.get("template") == "https://dalil.test/opensearch.xml"
+
+
+def test_every_page_links_the_opensearch_description(site):
+    pages = [relpath for relpath in site.files() if relpath.endswith(".html")]
+    assert "search/index.html" in pages and "random/index.html" in pages and len(pages) > 15
+    for relpath in pages:
+        page = BeautifulSoup(site.read(relpath), "html.parser")
+        links = page.find_all("link", rel="search")
+        assert len(links) == 1, relpath
+        assert links[0]["type"] == "application/opensearchdescription+xml", relpath
+        assert links[0]["href"] == "https://dalil.test/opensearch.xml", relpath
+        assert links[0]["title"] == "دليل", relpath
+
+
+def test_search_and_random_pages_are_strict_csp_friendly(site):
+    for relpath in ("search/index.html", "random/index.html"):
+        page = BeautifulSoup(site.read(relpath), "html.parser")
+        assert page.find("link", rel="canonical")["href"] == "https://dalil.test/" + relpath[:-10]
+        for script in page.find_all("script"):
+            if script.get("type") in ("application/ld+json", "application/json"):
+                continue  # data blocks are allowed inline
+            assert script.get("src", "").startswith("https://dalil.test/theme/js/"), relpath
+            assert script.has_attr("defer") and not script.string, relpath
+        assert not page.find(style=True) and not page.find("style"), relpath
+        assert not [tag for tag in page.find_all(True)
+                    if any(attr.startswith("on") for attr in tag.attrs)], relpath
+        live = page.find(attrs={"data-index": True})
+        assert live["data-index"] == "https://dalil.test/search-index.json"
+        assert page.find(attrs={"aria-live": "polite"}), relpath
+    search = BeautifulSoup(site.read("search/index.html"), "html.parser")
+    assert search.find(attrs={"data-input": True})["data-input"] == "site-search"
+    assert search.find(id="site-search")["name"] == "q"
+
+
+@pytest.fixture(scope="module")
+def site_without_search_files(tmp_path_factory):
+    result = sb.build_site(
+        tmp_path_factory.mktemp("search-off"), fixture_files(),
+        DALIL_SEARCH_INDEX_SAVE_AS="", DALIL_SEARCH_SCHEMA_SAVE_AS="",
+        DALIL_SEARCH_RANDOM_SAVE_AS="",
+        DALIL_SEARCH_OPENSEARCH_SHORT_NAME="دليل المغرب للأعمال والخدمات")
+    assert result.returncode == 0, result.log
+    return result
+
+
+def test_empty_save_as_turns_outputs_off(site_without_search_files):
+    site = site_without_search_files
+    for relpath in ("search-index.json", "schemas/search-index.schema.json", "random/index.html"):
+        assert not site.path(relpath).exists(), relpath
+    assert site.path("search/index.html").is_file()
+    assert "need the search index" in site.log
+
+
+def test_long_short_name_is_cut_to_16_characters_with_a_warning(site_without_search_files):
+    site = site_without_search_files
+    root = etree.fromstring(site.read("opensearch.xml", "rb"))
+    assert root.findtext(OS + "ShortName") == "دليل المغرب للأعمال والخدمات"[:16]
+    assert "DALIL_SEARCH_OPENSEARCH_SHORT_NAME" in site.log
+
+
+def test_no_search_page_means_no_opensearch_and_no_link(tmp_path):
+    result = sb.build_site(tmp_path, sb.base_files(), DALIL_SEARCH_PAGE_SAVE_AS="")
+    assert result.returncode == 0, result.log
+    assert not result.path("opensearch.xml").exists()
+    assert not result.path("search/index.html").exists()
+    page = BeautifulSoup(result.read("index.html"), "html.parser")
+    assert page.find("link", rel="search") is None
+    assert json.loads(result.read("search-index.json"))[0]["t"] == "category"

@@ -1,0 +1,67 @@
+"""The project's promises: README's commands, CI, and the sample site."""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tests import sitebuilder as sb
+
+
+def readme_commands():
+    readme = (sb.REPO / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```sh\n(.+?)\n```", readme, flags=re.S)[:2]
+
+
+def test_ci_runs_readme_test_command_word_for_word():
+    _, test_command = readme_commands()
+    ci_lines = (sb.REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert test_command in ci_lines
+
+
+def test_readme_build_command_builds_with_fatal_warnings():
+    build_command, _ = readme_commands()
+    assert build_command.endswith("pelican content --fatal warnings")
+
+
+@pytest.fixture(scope="module")
+def sample_site(tmp_path_factory):
+    """The sample site in content/, built as README's first command builds it."""
+    output = tmp_path_factory.mktemp("sample") / "output"
+    completed = subprocess.run(
+        [sys.executable, "-m", "pelican", "content", "-o", str(output), "-s", "pelicanconf.py",
+         "--fatal", "warnings"],
+        cwd=sb.REPO, capture_output=True, text=True, timeout=600,
+        env={**os.environ, "SOURCE_DATE_EPOCH": sb.DEFAULT_EPOCH},
+    )
+    return sb.BuildResult(sb.REPO, output, completed.returncode, completed.stdout, completed.stderr)
+
+
+def test_sample_site_builds_without_warning(sample_site):
+    assert sample_site.returncode == 0, sample_site.log
+    assert "WARNING" not in sample_site.log and "ERROR" not in sample_site.log, sample_site.log
+
+
+def test_sample_site_is_a_real_directory(sample_site):
+    listings = [p for p in sample_site.files() if re.fullmatch(r"directory/listing/[^/]+/index\.html", p)]
+    categories = [p for p in sample_site.files() if re.fullmatch(r"directory/category/[^/]+/index\.html", p)]
+    cities = [p for p in sample_site.files() if re.fullmatch(r"directory/city/[^/]+/index\.html", p)]
+    news = [p for p in sample_site.files() if re.fullmatch(r"news/[^/]+/index\.html", p)]
+    blog = [p for p in sample_site.files() if re.fullmatch(r"blog/[^/]+/index\.html", p)]
+    assert len(listings) >= 60 and len(categories) >= 10 and len(cities) >= 6
+    assert len(news) >= 12 and len(blog) >= 6
+    for page in ("about", "contact", "terms", "open-data"):
+        assert sample_site.path(f"{page}/index.html").is_file(), page
+
+
+def test_sample_site_images_resolve(sample_site):
+    for relpath in sample_site.files():
+        if not relpath.endswith(".html"):
+            continue
+        page = BeautifulSoup(sample_site.read(relpath), "html.parser")
+        for img in page.find_all("img"):
+            src = img["src"].removeprefix(sb.SITEURL)
+            assert src.startswith("/") and sample_site.path(src).is_file(), (relpath, src)

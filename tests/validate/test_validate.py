@@ -1,0 +1,181 @@
+"""``dalil.validate`` on a fixture site: passes as built, fails on each kind of breakage."""
+
+import datetime as dt
+import json
+import re
+import shutil
+
+import pytest
+from pelican.settings import read_settings
+
+from dalil.validate import validate_site
+from dalil.validate.site import Site
+from tests import sitebuilder as sb
+from tests.validate import fixtures
+
+NOW = fixtures.BUILD_TIME + dt.timedelta(days=1)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    result = sb.build_site(tmp_path_factory.mktemp("validate"), fixtures.site_files())
+    assert result.returncode == 0, result.log
+    return result
+
+
+@pytest.fixture
+def site(built, tmp_path):
+    """A copy of the built site to break, and a ``validate(**settings)`` of it."""
+    output = tmp_path / "output"
+    shutil.copytree(built.output, output)
+    settings = read_settings(str(built.root / "pelicanconf.py"))
+
+    class Copy:
+        path = output
+
+        @staticmethod
+        def validate(now=NOW, **overrides):
+            return validate_site(output, {**settings, **overrides}, now=now)
+
+        @staticmethod
+        def edit(relpath, change):
+            target = output / relpath  # bytes: line ends stay as they are
+            target.write_bytes(change(target.read_bytes().decode("utf-8")).encode("utf-8"))
+
+    return Copy
+
+
+def problems(report):
+    return "\n".join(report.lines())
+
+
+def test_the_built_fixture_site_passes(site):
+    report = site.validate()
+    assert report.ok, problems(report)
+    for kind in ("HTML pages", "JSON files", "XML files", "vCards", "sitemap URLs",
+                 "search index entries", "exported listings", "feed items"):
+        assert report.checked[kind] > 0, kind
+
+
+def test_removed_image(site):
+    (site.path / "images/zaytouna.svg").unlink()
+    text = problems(site.validate())
+    # One line for the four pages that show it (listing, category, city, home).
+    assert re.search(r"FAIL \S+index.html: image https://dalil.test/images/zaytouna.svg does "
+                     r"not resolve to a file of the site \(and on 3 other pages\)", text), text
+    assert "search-index.json: image /images/zaytouna.svg does not resolve" in text
+    assert "directory/export.json: image https://dalil.test/images/zaytouna.svg does not" in text
+
+
+def test_broken_internal_link_is_reported_once_for_all_pages(site):
+    shutil.rmtree(site.path / "terms")
+    report = site.validate()
+    pages = [line for line in report.lines() if ": <a href> https://dalil.test/terms/" in line]
+    assert len(pages) == 1 and "does not resolve" in pages[0], report.lines()
+    # The footer of every page links it.
+    assert f"(and on {report.checked['HTML pages'] - 1} other pages)" in pages[0]
+    assert any(line.startswith("FAIL sitemap-0.xml: <loc> https://dalil.test/terms/")
+               for line in report.lines())
+
+
+def test_truncated_json(site):
+    for relpath in ("search-index.json", "directory/export.json", "feed.json"):
+        site.edit(relpath, lambda text: text[: len(text) // 2])
+    text = problems(site.validate())
+    for relpath in ("search-index.json", "directory/export.json", "feed.json"):
+        assert f"FAIL {relpath}: not valid JSON (truncated?)" in text, relpath
+
+
+def test_data_not_matching_its_published_schema(site):
+    site.edit("search-index.json", lambda text: json.dumps(
+        [{**entry, "n": ""} for entry in json.loads(text)]))
+    site.edit("directory/export.json", lambda text: json.dumps(
+        [{**record, "phone": None} for record in json.loads(text)]))
+    text = problems(site.validate())
+    assert "search-index.json: does not match schemas/search-index.schema.json" in text
+    assert "directory/export.json: does not match schemas/directory-export.schema.json" in text
+
+
+def test_expired_and_far_future_security_txt(site):
+    text = problems(site.validate(now=fixtures.BUILD_TIME + dt.timedelta(days=400)))
+    assert "FAIL .well-known/security.txt: expired on" in text
+    site.edit(".well-known/security.txt",
+              lambda text: re.sub(r"Expires: .*", "Expires: 2030-01-01T00:00:00Z", text))
+    assert "more than a year ahead" in problems(site.validate())
+
+
+def test_manifest_icon_and_shortcut_missing(site):
+    manifest = json.loads((site.path / "manifest.webmanifest").read_text(encoding="utf-8"))
+    icon = manifest["icons"][0]["src"]
+    _, target = Site(site.path, {"SITEURL": sb.SITEURL}).resolve(icon, "manifest.webmanifest")
+    (site.path / target).unlink()
+    site.edit("manifest.webmanifest", lambda text: json.dumps(
+        {**json.loads(text), "shortcuts": json.loads(text)["shortcuts"][:3]}))
+    text = problems(site.validate())
+    assert f"manifest.webmanifest: icon 1 {icon} does not resolve" in text
+    assert "manifest.webmanifest: has 3 shortcuts, the interface promises 4" in text
+
+
+def test_sitemap_index_naming_a_missing_sitemap(site):
+    (site.path / "sitemap-0.xml").unlink()
+    text = problems(site.validate())
+    assert re.search(r"sitemap-index.xml: lists \S+/sitemap-0.xml, which is not a file", text)
+
+
+def test_sitemap_and_feed_that_do_not_parse(site):
+    site.edit("news-sitemap.xml", lambda text: text.replace("</urlset>", ""))
+    site.edit("rss.xml", lambda text: text.replace("<rss", "<rdf", 1))
+    text = problems(site.validate())
+    assert "news-sitemap.xml: not well-formed XML" in text
+    assert "rss.xml: not well-formed XML" in text
+
+
+def test_csp_breakers_and_javascript_links_in_a_page(site):
+    site.edit("about/index.html", lambda text: text.replace(
+        "</main>", '<p style="color:red" onclick="x()">x</p><script>alert(1)</script>'
+        '<style>p{}</style><a href=" javascript:alert(1)">x</a></main>'))
+    text = problems(site.validate())
+    for message in ("style attribute on <p>", "event handler attribute onclick on <p>",
+                    "inline <script>", "<style> element", "javascript URL in <a href>"):
+        assert f"FAIL about/index.html: {message}" in text, message
+
+
+def test_csv_formula_cell_and_row_count(site):
+    site.edit("directory/export.csv", lambda text: text.replace("مطعم الزيتونة", "=HYPERLINK(1)")
+              + '"extra",,,,,,,,\r\n')
+    text = problems(site.validate())
+    assert "would run as a spreadsheet formula" in text
+    assert "directory/export.csv: has 4 rows, the JSON export 3 records" in text
+
+
+def test_vcard_without_crlf(site):
+    site.edit("directory/listing/zaytouna/contact.vcf", lambda text: text.replace("\r\n", "\n"))
+    assert "contact.vcf: lines do not all end with CRLF" in problems(site.validate())
+
+
+def test_output_of_a_plugin_in_plugins_must_exist(site):
+    (site.path / "feed.json").unlink()
+    (site.path / "build-info.json").unlink()
+    text = problems(site.validate())
+    assert "FAIL feed.json: is missing, but its plugin is in PLUGINS" in text
+    assert "FAIL build-info.json: is missing" in text
+
+
+def test_output_turned_off_or_plugin_removed_is_skipped(site, built):
+    (site.path / "build-info.json").unlink()
+    (site.path / ".well-known/security.txt").unlink()
+    (site.path / "search-index.json").unlink()
+    settings = read_settings(str(built.root / "pelicanconf.py"))
+    plugins = [plugin for plugin in settings["PLUGINS"] if plugin != "dalil.sitefiles"]
+    report = site.validate(PLUGINS=plugins, DALIL_SEARCH_INDEX_SAVE_AS="")
+    assert report.ok, problems(report)
+
+
+def test_site_built_for_another_siteurl(site):
+    text = problems(site.validate(SITEURL="https://other.example"))
+    assert "build-info.json: the site was built for 'https://dalil.test'" in text
+
+
+def test_missing_output_folder(tmp_path):
+    report = validate_site(tmp_path / "nothing", {"SITEURL": ""})
+    assert not report.ok and "build the site first" in problems(report)

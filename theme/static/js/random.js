@@ -1,0 +1,42 @@
+/* Dalil random discovery (/random/): a random listing from the search index, no server. */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("random-discovery");
+  if (!root || !window.DalilSearch) return;
+  var core = window.DalilSearch;
+  var cardBox = document.getElementById("random-card");
+  var status = document.getElementById("random-status");
+  var next = document.getElementById("random-next");
+  var base = root.dataset.base || "";
+  var listings = [];
+  var current = -1;
+
+  function show() {
+    // Never the same listing twice in a row when there is another one.
+    var avoid = listings.length > 1 ? current : -1;
+    var pick = Math.floor(Math.random() * (avoid >= 0 ? listings.length - 1 : listings.length));
+    if (avoid >= 0 && pick >= avoid) pick += 1;
+    current = pick;
+    var entry = listings[pick];
+    cardBox.replaceChildren(core.card(entry, base, "h2"));
+    root.dataset.slug = entry.s;
+  }
+
+  next.addEventListener("click", show);
+
+  status.textContent = "جارٍ اختيار نشاط…";
+  core.loadIndex(root.dataset.index).then(function (entries) {
+    listings = entries.filter(function (entry) { return entry.t === "listing"; });
+    if (!listings.length) {
+      status.textContent = "لا توجد أنشطة في الدليل بعد.";
+      return;
+    }
+    status.textContent = "";
+    next.disabled = false;
+    show();
+  }).catch(function () {
+    status.textContent = "تعذّر تحميل الدليل. تحقّق من اتصالك بالإنترنت ثم أعد تحميل الصفحة.";
+    status.className = "search-status error";
+  });
+})();
