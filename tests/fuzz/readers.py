@@ -108,9 +108,8 @@ def read_csv(relpath, data):
     return [dict(zip(header, row)) for row in rows[1:]]
 
 
-def read_xml(relpath, data, output):
+def read_xml(relpath, data):
     root = etree.fromstring(data, etree.XMLParser(resolve_entities=False, no_network=True))
-    name = Path(relpath).name
     if root.tag == f"{SITEMAP_NS}sitemapindex":
         xml_schema("siteindex.xsd").assertValid(root)
     elif root.tag == f"{SITEMAP_NS}urlset":
@@ -124,7 +123,6 @@ def read_xml(relpath, data, output):
         feed = feedparser.parse(data)
         assert not feed.bozo, f"{relpath}: {feed.get('bozo_exception')}"
         return feed
-    assert name, relpath
     return root
 
 
@@ -145,7 +143,7 @@ def read_site(result):
         elif relpath.endswith((".json", ".webmanifest")):
             read[relpath] = strict_json(data, relpath)
         elif relpath.endswith(".xml"):
-            read[relpath] = read_xml(relpath, data, output)
+            read[relpath] = read_xml(relpath, data)
         elif relpath.endswith(".vcf"):
             read[relpath] = read_vcard(relpath, text)
         elif relpath.endswith(".csv"):

@@ -15,7 +15,8 @@ import tasks
 from tests import sitebuilder as sb
 from tests.validate import fixtures
 
-BROKEN_TERM_TEMPLATE = '{% extends "base.html" %}{% block content %}{{ term.missing.name }}{% endblock %}'
+BROKEN_TERM_TEMPLATE = ('{% extends "base.html" %}'
+                        "{% block content %}{{ term.missing.name }}{% endblock %}")
 
 
 def snapshot(folder):

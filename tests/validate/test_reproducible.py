@@ -54,5 +54,6 @@ def test_every_output_byte_is_the_same(builds):
 def test_no_output_names_the_build_folder(builds):
     for result in builds.values():
         folder = str(result.root).encode()
-        leaking = [relpath for relpath in result.files() if folder in result.path(relpath).read_bytes()]
+        leaking = [relpath for relpath in result.files()
+                   if folder in result.path(relpath).read_bytes()]
         assert not leaking, leaking

@@ -179,3 +179,33 @@ def test_site_built_for_another_siteurl(site):
 def test_missing_output_folder(tmp_path):
     report = validate_site(tmp_path / "nothing", {"SITEURL": ""})
     assert not report.ok and "build the site first" in problems(report)
+
+
+@pytest.mark.parametrize("siteurl, url, expected", [
+    ("https://e.example/sub", "https://e.example/sub/a/", (True, "a/index.html")),
+    ("https://e.example/sub", "/sub/a", (True, "a/index.html")),
+    ("https://e.example/sub", "../b.css", (True, "b.css")),
+    ("https://e.example/sub", "/a/", (True, None)),  # outside the site's folder
+    ("https://e.example/sub", "https://other.example/sub/a/", (False, None)),
+    ("", "/sub/a/%D8%A8.txt", (True, "sub/a/ب.txt")),
+    ("", "mailto:a@b.example", (False, None)),
+])
+def test_urls_resolve_to_files_under_siteurl(tmp_path, siteurl, url, expected):
+    for relpath in ("a/index.html", "b.css", "sub/a/ب.txt"):
+        (tmp_path / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relpath).write_text("x", encoding="utf-8")
+    assert Site(tmp_path, {"SITEURL": siteurl}).resolve(url, "a/index.html") == expected
+
+
+def test_a_site_without_news_or_blog_yet_has_no_broken_link(tmp_path):
+    files = sb.base_files()
+    for slug in ("contact", "terms"):
+        files[f"pages/{slug}.md"] = sb.metadata_file("نص.", Title="صفحة", Slug=slug)
+    files.update(sb.listing("only", "مطعم"))
+    result = sb.build_site(tmp_path / "site", files)
+    assert result.returncode == 0, result.log
+    report = validate_site(result.output, read_settings(str(result.root / "pelicanconf.py")),
+                           now=NOW)
+    assert report.ok, problems(report)
+    for folder in ("news", "blog"):
+        assert "لا توجد منشورات بعد" in result.read(f"{folder}/index.html")

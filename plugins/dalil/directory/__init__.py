@@ -6,7 +6,8 @@ from dalil.core.errors import install_log_filters
 from dalil.core.static import keep_unchanged_static
 from dalil.core.writer import get_writer
 
-from .articles import check_article_slugs, check_page_slugs, sanitize_content
+from .articles import (check_article_slugs, check_page_slugs, sanitize_content,
+                       write_empty_categories)
 from .generator import DirectoryGenerator
 
 
@@ -22,3 +23,4 @@ def register():
     signals.article_generator_finalized.connect(check_article_slugs)
     signals.page_generator_finalized.connect(check_page_slugs)
     signals.content_object_init.connect(sanitize_content)
+    signals.article_writer_finalized.connect(write_empty_categories)

@@ -4,6 +4,8 @@ import logging
 import os
 from collections import defaultdict
 
+from pelican.urlwrappers import Category
+
 from dalil.core.errors import ContentErrors
 from dalil.core.slugs import SLUG_RULE, is_valid_slug
 from dalil.core.text import html_text, strip_unsafe
@@ -62,3 +64,20 @@ def sanitize_content(instance):
         instance._summary = instance.metadata["summary"]
     if isinstance(getattr(instance, "title", None), str):
         instance.title = strip_unsafe(instance.title)
+
+
+def write_empty_categories(generator, writer):
+    """``/news/`` and ``/blog/`` exist before their first article: the navigation of every
+    page and the manifest's shortcuts link them (``article_writer_finalized``)."""
+    if not generator.settings.get("CATEGORY_SAVE_AS"):
+        return
+    present = {category.slug for category, _ in generator.categories}
+    template = generator.get_template("category")
+    for path in generator.settings.get("ARTICLE_PATHS") or ():
+        category = Category(os.path.basename(path.rstrip("/")), generator.settings)
+        if category.slug in present or not category.save_as:
+            continue
+        present.add(category.slug)
+        writer.write_file(category.save_as, template, generator.context, url=category.url,
+                          category=category, articles=[], dates=[], template_name="category",
+                          blog=True, page_name=category.page_name, all_articles=[])

@@ -500,7 +500,7 @@ def png_size(data):
     return struct.unpack(">II", data[16:24])
 
 
-def _check_icon(site, relpath, icon, what, manifest_url, report):
+def _check_icon(site, relpath, icon, what, report):
     src = icon.get("src") if isinstance(icon, dict) else None
     if not isinstance(src, str) or not src:
         report.problem(relpath, "%s has no src", what)
@@ -537,7 +537,7 @@ def check_manifest(site, relpath, report):
     icons = manifest.get("icons") if isinstance(manifest.get("icons"), list) else []
     sizes, purposes = set(), set()
     for number, icon in enumerate(icons, start=1):
-        declared = _check_icon(site, relpath, icon, f"icon {number}", relpath, report)
+        declared = _check_icon(site, relpath, icon, f"icon {number}", report)
         sizes.update((declared or "").split())
         purposes.update(str(icon.get("purpose", "any")).split() if isinstance(icon, dict) else ())
     for needed in ("192x192", "512x512"):
@@ -559,8 +559,7 @@ def check_manifest(site, relpath, report):
             check_internal(site, relpath, shortcut["url"].split("?")[0],
                            f"shortcut {number} url", report, from_relpath=relpath)
         for icon_number, icon in enumerate(shortcut.get("icons") or [], start=1):
-            _check_icon(site, relpath, icon, f"shortcut {number} icon {icon_number}", relpath,
-                        report)
+            _check_icon(site, relpath, icon, f"shortcut {number} icon {icon_number}", report)
 
 
 def check_opensearch(site, relpath, report):

@@ -51,15 +51,14 @@ class Site:
         if not path.startswith(self.prefix):
             return True, None
         path = path[len(self.prefix):]
-        candidates = [path + "index.html"] if path in ("", ) or path.endswith("/") else [
-            path, path + "/index.html"]
+        if path == "" or path.endswith("/"):
+            candidates = [path + "index.html"]
+        else:  # a folder without its slash: servers redirect to it
+            candidates = [path, path + "/index.html"]
         for candidate in candidates:
             if candidate in self.files:
                 return True, candidate
         return True, None
-
-    def is_internal(self, url):
-        return self.resolve(url)[0]
 
 
 def validate_site(output, settings, now=None):
