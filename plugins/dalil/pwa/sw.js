@@ -46,10 +46,17 @@ async function keepPage(cache, url) {
   }
 }
 
+// When this worker replaced an older build's (0: it did not). A page whose load began
+// before then may show the older build; it asks on load (see "dalil:hello").
+let tookOverAt = 0;
+
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     const names = await caches.keys();
     const older = names.filter((name) => name.startsWith(PREFIX + 'static:') && name !== STATIC_CACHE);
+    if (older.length) {
+      tookOverAt = Date.now();
+    }
     await Promise.all(older.map((name) => caches.delete(name)));
     await self.clients.claim();
     const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
@@ -63,6 +70,13 @@ self.addEventListener('activate', (event) => {
       }
     }
   })());
+});
+
+// A page that was still loading during activation missed the message above.
+self.addEventListener('message', (event) => {
+  if (event.data && event.data.type === 'dalil:hello' && event.source && tookOverAt) {
+    event.source.postMessage({ type: 'dalil:took-over', at: tookOverAt, builtAt: BUILD.builtAt });
+  }
 });
 
 async function trim(cache) {

@@ -36,13 +36,27 @@
   }
 
   workers.addEventListener('message', function (event) {
-    if (event.data && event.data.type === 'dalil:updated') {
+    var data = event.data || {};
+    // "took-over": a newer build's worker activated after this page began to load.
+    if (data.type === 'dalil:updated' ||
+        (data.type === 'dalil:took-over' && data.at >= performance.timeOrigin)) {
+      showUpdate();
+    }
+  });
+  // A newer worker claimed this page, which an older one had served.
+  var servedByWorker = Boolean(workers.controller);
+  workers.addEventListener('controllerchange', function () {
+    if (servedByWorker) {
       showUpdate();
     }
   });
   // Messages sent while this page loaded were queued; deliver them now.
   workers.startMessages();
-  workers.register(script.dataset.sw, { scope: script.dataset.scope }).catch(function (error) {
+  workers.register(script.dataset.sw, { scope: script.dataset.scope }).then(function () {
+    if (workers.controller) {
+      workers.controller.postMessage({ type: 'dalil:hello' });
+    }
+  }).catch(function (error) {
     console.warn('dalil: the service worker was not registered:', error);
   });
 
