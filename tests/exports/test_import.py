@@ -10,7 +10,6 @@ import sys
 import pytest
 from pelican.settings import read_settings
 
-from dalil.exports import importer
 from dalil.exports.importer import ImportFailed, import_listings, split_address
 from tests import sitebuilder as sb
 
@@ -217,7 +216,7 @@ def test_a_failed_write_leaves_nothing_half_written(tmp_path, monkeypatch):
     def failing_replace(source, target):
         raise OSError("disk full")
 
-    monkeypatch.setattr(importer.os, "replace", failing_replace)
+    monkeypatch.setattr(os, "replace", failing_replace)
     with pytest.raises(OSError, match="disk full"):
         import_listings(source, settings)
     assert content_files(tmp_path) == before

@@ -39,6 +39,12 @@ def write_if_changed(path, data):
     """
     if same_bytes(path, data):
         return False
+    replace_atomically(path, data)
+    return True
+
+
+def replace_atomically(path, data):
+    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``."""
     folder = os.path.dirname(path)
     os.makedirs(folder, exist_ok=True)
     fd, temp_name = tempfile.mkstemp(dir=folder, prefix=".dalil-", suffix=".tmp")
@@ -51,7 +57,6 @@ def write_if_changed(path, data):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
         raise
-    return True
 
 
 class UnsafeOutputPath(ValueError):

@@ -12,14 +12,11 @@ content already has that city, else from the export's layout
 ``street، [postal code] city، country``.
 """
 
-import contextlib
 import csv
 import datetime as dt
 import html
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -27,6 +24,7 @@ from urllib.parse import urlsplit
 from pelican.readers import Readers
 
 from dalil.core.dates import rfc3339, to_utc
+from dalil.core.output import replace_atomically
 from dalil.core.slugs import derive_slug, is_valid_slug
 from dalil.core.text import plain_text
 from dalil.directory import validate
@@ -323,19 +321,9 @@ def markdown_source(metadata, body=""):
 def write_atomically(path, text, overwrite):
     """Write ``text`` to ``path`` through a temporary file and a rename."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     if path.exists() and not overwrite:
         raise FileExistsError(f"{path} exists")
-    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=".dalil-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.chmod(temp_name, 0o644)
-        os.replace(temp_name, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp_name)
-        raise
+    replace_atomically(str(path), text.encode("utf-8"))
 
 
 def import_listings(path, settings, force=False):
