@@ -4,6 +4,7 @@ import os
 import re
 
 import pytest
+import vobject
 
 from dalil.directory.parallel import MIN_PARALLEL_ITEMS, available_cores
 from dalil.perf.synthetic import generate_files
@@ -87,3 +88,25 @@ def test_an_edit_rewrites_its_page_only(rebuilt):
     # The listing's page and the category and city pages that list it.
     rendered = int(re.search(r"directory pages (\d+) rendered", " ".join(third.log.split()))[1])
     assert 1 <= rendered <= 3
+
+
+def test_a_rebuild_remakes_the_vcards_whose_data_changed_and_keeps_the_rest(tmp_path):
+    files = sb.base_files()
+    files.update(sb.category("cafes", "مقاه"))
+    files.update(sb.listing("zaytouna", "مطعم الزيتونة", Phone="+212 522 000 000"))
+    files.update(sb.listing("qahwa", "مقهى القهوة", category="cafes"))
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True}
+    first = sb.build_site(tmp_path, files, **settings)
+    assert first.returncode == 0, first.log
+    cards = {slug: first.output / f"directory/listing/{slug}/contact.vcf"
+             for slug in ("zaytouna", "qahwa")}
+    stamps = {slug: os.stat(path).st_mtime_ns for slug, path in cards.items()}
+    # The card shows the category's name: renaming the category changes its cards only.
+    sb.write_site(tmp_path, sb.category("cafes", "مقاهٍ ومشروبات"), **settings)
+    second = sb.run_pelican(tmp_path)
+    assert second.returncode == 0, second.log
+    read = {slug: vobject.readOne(path.read_text(encoding="utf-8")) for slug, path in cards.items()}
+    assert read["qahwa"].org.value == ["مقاهٍ ومشروبات"]
+    assert os.stat(cards["qahwa"]).st_mtime_ns != stamps["qahwa"]
+    assert read["zaytouna"].org.value == ["مطاعم"] and read["zaytouna"].tel.value == "+212 522 000 000"
+    assert os.stat(cards["zaytouna"]).st_mtime_ns == stamps["zaytouna"]

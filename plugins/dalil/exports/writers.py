@@ -9,7 +9,7 @@ import json
 
 from .records import FIELDS, export_record
 from .spreadsheet import guard_cell
-from .vcard import listing_vcard
+from .vcard import listing_vcard, vcard_key
 
 BOM = "\ufeff"
 
@@ -50,6 +50,8 @@ def write_exports(files, directory, config, siteurl):
         count += 1
     if config.vcard_save_as:
         for listing in directory.listings:  # published only, as the listing page links it
-            files.write(config.vcard_save_as.format(slug=listing.slug), listing_vcard(listing))
+            # An unchanged listing's card is not even serialised again (vobject is slow).
+            files.write_derived(config.vcard_save_as.format(slug=listing.slug),
+                                vcard_key(listing), lambda listing=listing: listing_vcard(listing))
             count += 1
     return count
