@@ -85,7 +85,8 @@ def _salt(settings):
 
 class OutputFiles:
     def __init__(self, output_path, observer=None, settings=None):
-        self.root = Path(output_path).resolve()
+        self.root = str(Path(output_path).resolve())
+        self._root_prefix = self.root.rstrip(os.sep) + os.sep
         self.written = {}
         self.observer = observer
         self._settings = settings or {}
@@ -96,25 +97,25 @@ class OutputFiles:
         relpath = str(relpath)
         if not relpath or os.path.isabs(relpath) or "\\" in relpath or "\x00" in relpath:
             raise UnsafeOutputPath(f"refusing output path {relpath!r}")
-        # Lexical, as Pelican's sanitised_join: resolving symlinks cost a tenth of a
-        # rebuild at 10,000 vCards, and the output folder is the site's own.
-        root = str(self.root)
-        target = os.path.normpath(os.path.join(root, relpath))
-        if not target.startswith(root.rstrip(os.sep) + os.sep):
+        # Lexical, as Pelican's sanitised_join, and on strings: resolving symlinks or
+        # making Path objects cost a tenth of a rebuild at 10,000 vCards.
+        target = os.path.normpath(os.path.join(self.root, relpath))
+        if not target.startswith(self._root_prefix):
             raise UnsafeOutputPath(f"refusing output path {relpath!r}: outside the output folder")
-        return Path(target)
+        return target
 
     @contextlib.contextmanager
     def open(self, relpath, mode="w", newline=None):
         """Stream a file: yields a file object; the target changes only on success."""
         target = self._claim(relpath)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=".dalil-", suffix=".tmp")
+        folder = os.path.dirname(target)
+        os.makedirs(folder, exist_ok=True)
+        fd, temp_name = tempfile.mkstemp(dir=folder, prefix=".dalil-", suffix=".tmp")
         try:
             encoding = None if "b" in mode else "utf-8"
             with os.fdopen(fd, mode, encoding=encoding, newline=newline) as handle:
                 yield handle
-            if target.is_file() and filecmp.cmp(temp_name, target, shallow=False):
+            if os.path.isfile(target) and filecmp.cmp(temp_name, target, shallow=False):
                 os.unlink(temp_name)
             else:
                 os.chmod(temp_name, 0o644)
@@ -140,7 +141,7 @@ class OutputFiles:
             data = data.encode("utf-8")
         target = self._claim(relpath)
         # Compared in memory first: most files of a rebuild are unchanged.
-        changed = self.written[target] = write_if_changed(str(target), data)
+        changed = self.written[target] = write_if_changed(target, data)
         if self.observer is not None:
             self.observer.mark(str(relpath))
         return changed
@@ -156,10 +157,9 @@ class OutputFiles:
         memo = self._load_memo()
         key_digest = hashlib.blake2b(self._salt + repr(key).encode("utf-8"), digest_size=16).digest()
         known = memo.get(str(relpath))
-        target = self.path_for(relpath)
         if known is not None and known[0] == key_digest:
             with contextlib.suppress(OSError):
-                if os.path.getsize(target) == known[1]:
+                if os.path.getsize(self.path_for(relpath)) == known[1]:
                     self._claim(relpath)
                     self._memo_now[str(relpath)] = known
                     if self.observer is not None:

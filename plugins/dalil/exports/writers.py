@@ -4,6 +4,7 @@ Each record is serialised as it is written, so a large directory is never held
 as one text in memory.
 """
 
+import contextlib
 import csv
 import json
 
@@ -14,24 +15,35 @@ from .vcard import listing_vcard, vcard_key
 BOM = "\ufeff"
 
 
-def write_json(stream, records):
-    """A JSON array, one record per line; each record is ``json.dumps``'d."""
-    stream.write("[")
-    separator = "\n"
-    for record in records:
-        stream.write(separator)
-        stream.write(json.dumps(record, ensure_ascii=False, allow_nan=False))
-        separator = ",\n"
-    stream.write("]\n" if separator == "\n" else "\n]\n")
+class JsonArrayWriter:
+    """A JSON array, one ``json.dumps``'d record per line."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.separator = "["
+
+    def writerecord(self, record):
+        self.stream.write(self.separator + "\n")
+        self.stream.write(json.dumps(record, ensure_ascii=False, allow_nan=False))
+        self.separator = ","
+
+    def close(self):
+        self.stream.write("[]\n" if self.separator == "[" else "\n]\n")
 
 
-def write_csv(stream, records):
+class CsvWriter:
     """RFC 4180 with a header row, BOM first; ``stream`` must be opened with ``newline=""``."""
-    stream.write(BOM)
-    writer = csv.writer(stream, dialect="excel", lineterminator="\r\n")
-    writer.writerow(FIELDS)
-    for record in records:
-        writer.writerow([guard_cell(record[name]) for name in FIELDS])
+
+    def __init__(self, stream):
+        stream.write(BOM)
+        self.writer = csv.writer(stream, dialect="excel", lineterminator="\r\n")
+        self.writer.writerow(FIELDS)
+
+    def writerecord(self, record):
+        self.writer.writerow([guard_cell(record[name]) for name in FIELDS])
+
+    def close(self):
+        pass
 
 
 def write_exports(files, directory, config, siteurl):
@@ -40,14 +52,21 @@ def write_exports(files, directory, config, siteurl):
     Returns the number of files written or left unchanged.
     """
     count = 0
-    if config.json_save_as:
-        with files.open(config.json_save_as, "w") as stream:
-            write_json(stream, (export_record(item, siteurl) for item in directory.listings))
-        count += 1
-    if config.csv_save_as:
-        with files.open(config.csv_save_as, "w", newline="") as stream:
-            write_csv(stream, (export_record(item, siteurl) for item in directory.listings))
-        count += 1
+    with contextlib.ExitStack() as stack:
+        # Both files in one pass: each record is made once and never kept.
+        writers = []
+        if config.json_save_as:
+            writers.append(JsonArrayWriter(stack.enter_context(files.open(config.json_save_as))))
+        if config.csv_save_as:
+            writers.append(CsvWriter(stack.enter_context(
+                files.open(config.csv_save_as, newline=""))))
+        for listing in directory.listings:
+            record = export_record(listing, siteurl)
+            for writer in writers:
+                writer.writerecord(record)
+        for writer in writers:
+            writer.close()
+        count += len(writers)
     if config.vcard_save_as:
         for listing in directory.listings:  # published only, as the listing page links it
             # An unchanged listing's card is not even serialised again (vobject is slow).
