@@ -2,6 +2,7 @@
 
 import logging
 import os
+import posixpath
 import time
 from pathlib import Path
 
