@@ -90,15 +90,10 @@ def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
     settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True,
                 "CACHE_PATH": str(tmp_path / "cache"), "SITEURL": "https://x.test"}
     out = tmp_path / "out"
-    calls = []
-
-    def produce(text):
-        calls.append(text)
-        return text
-
     files = OutputFiles(out, settings=settings)
     assert files.write("a.txt", "أ") is True
-    assert files.write_derived("b/c.vcf", ("key", 1), lambda: produce("ب")) is True
+    assert files.keep_if_current("b/c.vcf", ("key", 1)) is False
+    assert files.write_keyed("b/c.vcf", ("key", 1), "ب") is True
     with pytest.raises(DuplicateOutput):
         files.write("a.txt", "x")
     for bad in ("../x", "/etc/passwd", "a/../../x"):
@@ -110,13 +105,21 @@ def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
 
     files = OutputFiles(out, settings=settings)
     assert files.write("a.txt", "أ") is False
-    assert files.write_derived("b/c.vcf", ("key", 1), lambda: produce("ب")) is False
-    assert calls == ["ب"]  # the memo spared the second call
+    assert files.keep_if_current("b/c.vcf", ("key", 1)) is True
+    with pytest.raises(DuplicateOutput):  # kept counts as written
+        files.write_keyed("b/c.vcf", ("key", 1), "ب")
     assert (out / "a.txt").stat().st_mtime_ns == (out / "b" / "c.vcf").stat().st_mtime_ns == 1
     assert files.counts() == (0, 2)
     files.save_memo()
 
     files = OutputFiles(out, settings=settings)
-    assert files.write_derived("b/c.vcf", ("key", 2), lambda: produce("ج")) is True
+    assert files.keep_if_current("b/c.vcf", ("key", 2)) is False
+    assert files.write_keyed("b/c.vcf", ("key", 2), "ج") is True
     assert (out / "b" / "c.vcf").read_text(encoding="utf-8") == "ج"
     assert [p.name for p in (out / "b").iterdir()] == ["c.vcf"]
+    files.save_memo()
+
+    # A file changed behind the build's back is made again.
+    (out / "b" / "c.vcf").write_text("جج", encoding="utf-8")
+    files = OutputFiles(out, settings=settings)
+    assert files.keep_if_current("b/c.vcf", ("key", 2)) is False

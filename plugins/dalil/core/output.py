@@ -92,6 +92,7 @@ class OutputFiles:
         self._settings = settings or {}
         self._memo = None  # relpath -> (key digest, size), loaded on first use
         self._memo_now = {}
+        self._key_digests = {}  # relpath -> key digest, from keep_if_current to write_keyed
 
     def path_for(self, relpath):
         relpath = str(relpath)
@@ -146,29 +147,40 @@ class OutputFiles:
             self.observer.mark(str(relpath))
         return changed
 
-    def write_derived(self, relpath, key, produce):
-        """``write(relpath, produce())``, unless the last build wrote ``relpath`` from
-        the same ``key`` and the file is still there with that size: then ``produce``
-        is not even called. ``key`` is plain data covering everything the bytes
-        depend on besides code and settings (both are in the memo's salt). Without
-        ``CACHE_CONTENT`` this is plain ``write``."""
+    def keep_if_current(self, relpath, key):
+        """True if the last build wrote ``relpath`` from the same ``key`` and the file is
+        still there with that size: it is then this build's output as it stands, and
+        its bytes need not be made again. ``key`` is plain data covering everything
+        the bytes depend on besides code and settings (both are in the memo's salt).
+        Without ``CACHE_CONTENT``, always False."""
         if not self._settings.get("CACHE_CONTENT"):
-            return self.write(relpath, produce())
+            return False
         memo = self._load_memo()
-        key_digest = hashlib.blake2b(self._salt + repr(key).encode("utf-8"), digest_size=16).digest()
+        key_digest = self._key_digests[str(relpath)] = hashlib.blake2b(
+            self._salt + repr(key).encode("utf-8"), digest_size=16).digest()
         known = memo.get(str(relpath))
-        if known is not None and known[0] == key_digest:
-            with contextlib.suppress(OSError):
-                if os.path.getsize(self.path_for(relpath)) == known[1]:
-                    self._claim(relpath)
-                    self._memo_now[str(relpath)] = known
-                    if self.observer is not None:
-                        self.observer.mark(str(relpath))
-                    return False
-        data = produce()
+        if known is None or known[0] != key_digest:
+            return False
+        try:
+            if os.path.getsize(self.path_for(relpath)) != known[1]:
+                return False
+        except OSError:
+            return False
+        self._claim(relpath)
+        self._memo_now[str(relpath)] = known
+        if self.observer is not None:
+            self.observer.mark(str(relpath))
+        return True
+
+    def write_keyed(self, relpath, key, data):
+        """``write``, remembering ``key`` for the next build's ``keep_if_current``."""
         data = data.encode("utf-8") if isinstance(data, str) else data
         changed = self.write(relpath, data)
-        self._memo_now[str(relpath)] = (key_digest, len(data))
+        if self._settings.get("CACHE_CONTENT"):
+            self._load_memo()
+            key_digest = self._key_digests.pop(str(relpath), None) or hashlib.blake2b(
+                self._salt + repr(key).encode("utf-8"), digest_size=16).digest()
+            self._memo_now[str(relpath)] = (key_digest, len(data))
         return changed
 
     def _load_memo(self):

@@ -6,6 +6,8 @@ from pelican.generators import Generator
 
 from dalil.core.output import output_files
 from dalil.directory.model import CONTEXT_KEY
+from dalil.directory.parallel import worker_count
+from dalil.directory.settings import directory_settings
 
 from .schema import export_schema
 from .settings import export_settings
@@ -27,7 +29,8 @@ class ExportsGenerator(Generator):
         cfg = self.config
         siteurl = self.settings.get("SITEURL", "")
         files = output_files(self.context)
-        count = write_exports(files, directory, cfg, siteurl)
+        workers = worker_count(directory_settings(self.settings).workers)
+        count = write_exports(files, directory, cfg, siteurl, workers)
         if cfg.schema_save_as:
             files.write(cfg.schema_save_as, export_schema(siteurl, cfg.schema_save_as))
         logger.info("dalil.exports: %d listings exported, %d files", len(directory.listings), count)
