@@ -2,9 +2,10 @@
 every vCard for synthetic directories (model objects built directly, no Pelican run).
 
 ``invoke bench-exports`` or ``python -m dalil.exports.benchmark 10000 100000``.
-Each size is written into fresh folders: once timed, then under tracemalloc (which
-slows Python down, so its time is not the one reported), all files and then the two
-exports alone. The peak of all files grows with the number of files because
+Each size is written into fresh folders: once timed, with the vCards made on every
+core as a build makes them, then in one process under tracemalloc (which slows Python
+down, so its time is not the one reported, and sees no worker), all files and then
+the two exports alone. The peak of all files grows with the number of files because
 ``core.output.OutputFiles`` remembers every path it wrote (to refuse a second write).
 """
 
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from dalil.core.output import OutputFiles
 from dalil.directory.model import Directory, Listing, Term
+from dalil.directory.parallel import worker_count
 
 from .settings import ExportSettings
 from .writers import write_exports
@@ -60,8 +62,8 @@ def synthetic_directory(count):
                      cities=cities)
 
 
-def _write(directory, folder, config=ExportSettings()):
-    return write_exports(OutputFiles(folder), directory, config, SITEURL)
+def _write(directory, folder, config=ExportSettings(), workers=1):
+    return write_exports(OutputFiles(folder), directory, config, SITEURL, workers)
 
 
 def _traced_peak(write):
@@ -78,7 +80,8 @@ def measure(count, workdir):
     directory = synthetic_directory(count)
     timed, traced = Path(workdir, f"timed-{count}"), Path(workdir, f"traced-{count}")
     started = time.perf_counter()
-    files = _write(directory, timed)
+    workers = worker_count(0)
+    files = _write(directory, timed, workers=workers)
     seconds = time.perf_counter() - started
     peak = _traced_peak(lambda: _write(directory, traced))
     # The two exports alone: streamed, so their peak does not grow with the directory.
@@ -86,7 +89,7 @@ def measure(count, workdir):
                                                ExportSettings(vcard_save_as="")))
     vcards = list(timed.glob("directory/listing/*/contact.vcf"))
     figures = {
-        "listings": count, "files": files, "seconds": seconds,
+        "listings": count, "files": files, "workers": workers, "seconds": seconds,
         "listings_per_second": count / seconds,
         "peak_traced_mib": peak / 2**20,
         "exports_peak_mib": exports_peak / 2**20,
@@ -104,11 +107,11 @@ def measure(count, workdir):
 def main(sizes):
     workdir = tempfile.mkdtemp(prefix="dalil-bench-")
     try:
-        print("listings   files  seconds  listings/s  peak traced MiB  (json+csv only)  "
+        print("listings   files  seconds (workers)  listings/s  peak traced MiB  (json+csv only)  "
               "max RSS MiB  json MiB  csv MiB  vCards MiB")
         for count in sizes:
             f = measure(count, workdir)
-            print(f"{f['listings']:8d} {f['files']:7d} {f['seconds']:8.2f} "
+            print(f"{f['listings']:8d} {f['files']:7d} {f['seconds']:8.2f} ({f['workers']})"
                   f"{f['listings_per_second']:11.0f} {f['peak_traced_mib']:16.2f} "
                   f"{f['exports_peak_mib']:16.2f} "
                   f"{f['max_rss_mib']:12.1f} {f['json_mib']:9.2f} {f['csv_mib']:8.2f} "
