@@ -8,6 +8,7 @@ build reads back with an independent reader.
 
 import itertools
 import json
+import os
 import re
 
 import pytest
@@ -18,9 +19,12 @@ from tests import sitebuilder as sb
 from tests.fuzz import readers
 from tests.fuzz import strategies as fuzz
 
-# Bounded and deterministic; no shrinking (each example is a build of about a second):
-# a failure is reported with the example as generated.
-FUZZ = settings(max_examples=20, deadline=None, derandomize=True, database=None,
+# Bounded and deterministic in CI; no shrinking (each example is a build of about a
+# second): a failure is reported with the example as generated. A deeper campaign:
+# DALIL_FUZZ_EXAMPLES=200 pytest tests/fuzz --hypothesis-seed=N (random unless seeded).
+CAMPAIGN = os.environ.get("DALIL_FUZZ_EXAMPLES")
+FUZZ = settings(max_examples=int(CAMPAIGN or 20), deadline=None, derandomize=not CAMPAIGN,
+                database=None,
                 phases=[Phase.explicit, Phase.generate],
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])
