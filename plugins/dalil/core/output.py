@@ -155,16 +155,15 @@ class OutputFiles:
         Without ``CACHE_CONTENT``, always False."""
         if not self._settings.get("CACHE_CONTENT"):
             return False
-        memo = self._load_memo()
-        key_digest = self._key_digests[str(relpath)] = hashlib.blake2b(
-            self._salt + repr(key).encode("utf-8"), digest_size=16).digest()
-        known = memo.get(str(relpath))
-        if known is None or known[0] != key_digest:
-            return False
+        key_digest = self._key_digest(key)
+        known = self._load_memo().get(str(relpath))
         try:
-            if os.path.getsize(self.path_for(relpath)) != known[1]:
-                return False
+            current = (known is not None and known[0] == key_digest
+                       and os.path.getsize(self.path_for(relpath)) == known[1])
         except OSError:
+            current = False
+        if not current:
+            self._key_digests[str(relpath)] = key_digest  # for write_keyed
             return False
         self._claim(relpath)
         self._memo_now[str(relpath)] = known
@@ -177,11 +176,13 @@ class OutputFiles:
         data = data.encode("utf-8") if isinstance(data, str) else data
         changed = self.write(relpath, data)
         if self._settings.get("CACHE_CONTENT"):
-            self._load_memo()
-            key_digest = self._key_digests.pop(str(relpath), None) or hashlib.blake2b(
-                self._salt + repr(key).encode("utf-8"), digest_size=16).digest()
+            key_digest = self._key_digests.pop(str(relpath), None) or self._key_digest(key)
             self._memo_now[str(relpath)] = (key_digest, len(data))
         return changed
+
+    def _key_digest(self, key):
+        self._load_memo()  # sets the salt
+        return hashlib.blake2b(self._salt + repr(key).encode("utf-8"), digest_size=16).digest()
 
     def _load_memo(self):
         if self._memo is None:
