@@ -75,7 +75,7 @@ self.addEventListener('activate', (event) => {
 // A page that was still loading during activation missed the message above.
 self.addEventListener('message', (event) => {
   if (event.data && event.data.type === 'dalil:hello' && event.source && tookOverAt) {
-    event.source.postMessage({ type: 'dalil:took-over', at: tookOverAt, builtAt: BUILD.builtAt });
+    event.source.postMessage({ type: 'dalil:took-over', at: tookOverAt });
   }
 });
 
