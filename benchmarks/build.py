@@ -2,7 +2,7 @@
 
 For each size: a cold plain-Pelican build (the same Markdown files as ordinary
 articles, no Dalil plugin, the default theme, no feeds), a cold Dalil build with
-every plugin of the repository's ``pelicanconf.py`` (plus ``dalil.perf`` for the
+every plugin of the repository's ``pelicanconf.py`` (plus ``benchmarks.timings`` for the
 per-output timings), then a warm Dalil rebuild after editing one listing, counting
 the output files it rewrote. Each build runs in its own process; its wall time and
 peak RSS (``wait4``: the largest resident set of the build or any of its
@@ -36,9 +36,8 @@ def _settings_dalil(repo, site, extra):
         f"PATH = {str(site / 'content')!r}",
         f"OUTPUT_PATH = {str(site / 'dalil-output')!r}",
         f"CACHE_PATH = {str(site / 'dalil-cache')!r}",
-        f"THEME = {str(repo / 'theme')!r}",
-        f"PLUGIN_PATHS = [{str(repo / 'plugins')!r}]",
-        "PLUGINS = [*PLUGINS, 'dalil.perf']",
+        f"PLUGIN_PATHS = [{str(repo)!r}]",
+        "PLUGINS = [*PLUGINS, 'benchmarks.timings']",
         f"SITEURL = {SITEURL!r}",
         "CACHE_CONTENT = True",
         "LOAD_CONTENT_CACHE = True",

@@ -1,7 +1,7 @@
 """Benchmark of the exports: time and peak memory to write export.json, export.csv and
 every vCard for synthetic directories (model objects built directly, no Pelican run).
 
-``invoke bench-exports`` or ``python -m dalil.exports.benchmark 10000 100000``.
+``invoke bench-exports`` or ``python -m benchmarks.exports 10000 100000``.
 Each size is written into fresh folders: once timed, with the vCards made on every
 core as a build makes them, then in one process under tracemalloc (which slows Python
 down, so its time is not the one reported, and sees no worker), all files and then
@@ -19,11 +19,10 @@ import tracemalloc
 from pathlib import Path
 
 from dalil.core.output import OutputFiles
+from dalil.core.parallel import worker_count
 from dalil.directory.model import Directory, Listing, Term
-from dalil.directory.parallel import worker_count
-
-from .settings import ExportSettings
-from .writers import write_exports
+from dalil.exports.settings import ExportSettings
+from dalil.exports.writers import write_exports
 
 SITEURL = "https://dalil.example"
 _WORDS = ("مطعم", "صيدلية", "مقهى", "فندق", "مخبزة", "الأطلس", "الزيتونة", "النخيل",

@@ -23,9 +23,9 @@ import threading
 import time
 from pathlib import Path
 
-from .index import TYPES, make_entry, serialise
+from dalil.search.index import TYPES, make_entry, serialise
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[1]
 
 CATEGORIES = [  # slug, Arabic name, word in a business name (ar, en, fr)
     ("restaurants", "مطاعم", "مطعم", "Restaurant", "Restaurant"),

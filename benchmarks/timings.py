@@ -1,6 +1,6 @@
 """Build timings per generator and per output (listing pages, exports, vCards, …).
 
-Enabled by adding ``dalil.perf`` to ``PLUGINS`` (``invoke bench`` does). Every
+Enabled by adding ``benchmarks.timings`` to ``PLUGINS`` (``invoke bench`` does). Every
 generator's ``generate_context`` and ``generate_output`` are wrapped when it is
 created, and every output file is reported by Dalil's writer and ``output_files``,
 so no generator needs code of its own: the time between two outputs of one

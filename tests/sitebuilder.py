@@ -7,7 +7,12 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
+from dalil import theme_path
+
 REPO = Path(__file__).resolve().parent.parent
+# Builds import the package's source, not an installed copy.
+PACKAGE_SOURCE = REPO / "plugins"
+THEME = Path(theme_path())
 SITEURL = "https://dalil.test"
 # 2026-11-21T12:00:00Z: fixed so builds (and news windows) are reproducible.
 DEFAULT_EPOCH = "1795262400"
@@ -52,8 +57,6 @@ def settings_module(root, output, overrides):
         "globals().update({k: v for k, v in vars(_base).items() if k.isupper()})",
         f"PATH = {str(root / 'content')!r}",
         f"OUTPUT_PATH = {str(output)!r}",
-        f"THEME = {str(REPO / 'theme')!r}",
-        f"PLUGIN_PATHS = [{str(REPO / 'plugins')!r}]",
         f"SITEURL = {SITEURL!r}",
         f"CACHE_PATH = {str(root / 'cache')!r}",
     ]
@@ -68,7 +71,7 @@ def run_pelican(root, *, fatal="errors", env=None, output=None):
     if fatal:
         command += ["--fatal", fatal]
     environment = {**os.environ, "SOURCE_DATE_EPOCH": DEFAULT_EPOCH, "COLUMNS": "200",
-                   "PYTHONPATH": str(REPO / "plugins")}
+                   "PYTHONPATH": str(PACKAGE_SOURCE)}
     environment.update(env or {})
     completed = subprocess.run(command, cwd=root, env=environment, capture_output=True,
                                text=True, timeout=600)

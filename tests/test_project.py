@@ -35,7 +35,7 @@ def sample_site(tmp_path_factory):
         [sys.executable, "-m", "pelican", "content", "-o", str(output), "-s", "pelicanconf.py",
          "--fatal", "warnings"],
         cwd=sb.REPO, capture_output=True, text=True, timeout=600,
-        env={**os.environ, "SOURCE_DATE_EPOCH": sb.DEFAULT_EPOCH},
+        env={**os.environ, "SOURCE_DATE_EPOCH": sb.DEFAULT_EPOCH, "PYTHONPATH": str(sb.PACKAGE_SOURCE)},
     )
     return sb.BuildResult(sb.REPO, output, completed.returncode, completed.stdout, completed.stderr)
 

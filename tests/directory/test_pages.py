@@ -166,7 +166,7 @@ def test_theme_overrides_plugin_template(tmp_path):
     theme = tmp_path / "theme"
     import shutil
 
-    shutil.copytree(sb.REPO / "theme", theme)
+    shutil.copytree(sb.THEME, theme)
     (theme / "templates" / "directory").mkdir()
     (theme / "templates" / "directory" / "listing.html").write_text(
         "OVERRIDDEN {{ listing.slug }}", encoding="utf-8")

@@ -5,7 +5,7 @@ import json
 import vobject
 
 from dalil.core.output import OutputFiles
-from dalil.exports.benchmark import measure, synthetic_directory
+from benchmarks.exports import measure, synthetic_directory
 from dalil.exports.settings import ExportSettings
 from dalil.exports.writers import write_exports
 

@@ -6,8 +6,8 @@ import re
 import pytest
 import vobject
 
-from dalil.directory.parallel import MIN_PARALLEL_ITEMS, available_cores
-from dalil.perf.synthetic import generate_files
+from dalil.core.parallel import MIN_PARALLEL_ITEMS, available_cores
+from benchmarks.synthetic import generate_files
 from tests import sitebuilder as sb
 
 LISTINGS = 240

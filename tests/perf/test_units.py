@@ -9,7 +9,7 @@ from pelican.writers import FileOverwriteFailedError
 
 from dalil.core.writer import DalilWriter
 from dalil.directory.reader import LeanMarkdownReader
-from dalil.perf.synthetic import generate_files
+from benchmarks.synthetic import generate_files
 
 SOURCES = {
     "plain.md": "Title: مطعم\nSlug: a\nDate: 2026-01-02\nModified: 2026-01-03 10:30\n\nنص **مهم**.\n",

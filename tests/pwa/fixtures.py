@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tests import sitebuilder as sb
 
-CSS = sb.REPO / "theme" / "static" / "css" / "dalil.css"
+CSS = sb.THEME / "static" / "css" / "dalil.css"
 
 
 def fixture_files():

@@ -211,9 +211,9 @@ def test_icons_are_what_the_generator_draws(tmp_path):
     """The committed PNGs come from theme/icons.py, byte for byte."""
     import runpy
 
-    icons = runpy.run_path(str(sb.REPO / "theme" / "icons.py"))
+    icons = runpy.run_path(str(sb.THEME / "icons.py"))
     icons["main"](tmp_path)
-    committed = sb.REPO / "theme" / "static" / "icons"
+    committed = sb.THEME / "static" / "icons"
     for name, (size, *_) in icons["ICONS"].items():
         assert (tmp_path / name).read_bytes() == (committed / name).read_bytes(), name
         assert png_size(committed / name) == (size, size)

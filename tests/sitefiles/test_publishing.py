@@ -143,7 +143,7 @@ def test_s3_upload_under_a_prefix_leaves_other_keys(site, s3_endpoint):
 # -- the tasks, in a project of their own ------------------------------------------
 
 def invoke(root, *arguments, env=None):
-    environment = {**os.environ, "PYTHONPATH": str(sb.REPO / "plugins"),
+    environment = {**os.environ, "PYTHONPATH": str(sb.PACKAGE_SOURCE),
                    "SOURCE_DATE_EPOCH": sb.DEFAULT_EPOCH, "COLUMNS": "200", **(env or {})}
     return subprocess.run([sys.executable, "-m", "invoke", *arguments], cwd=root, env=environment,
                           capture_output=True, text=True, timeout=600)
@@ -152,7 +152,7 @@ def invoke(root, *arguments, env=None):
 def write_project(root, target=None, files=None):
     """tasks.py, pelicanconf.py and publishconf.py (both building into root/output)."""
     sb.write_site(root, files or fixture_files())
-    shutil.copy(sb.REPO / "tasks.py", root / "tasks.py")
+    (root / "tasks.py").write_text("from dalil.tasks import *  # noqa: F403\n", encoding="utf-8")
     publish = {"SSH_HOST": "publish.test", "SSH_TARGET_DIR": str(target or root / "target"),
                "GITHUB_PAGES_BRANCH": "gh-pages"}
     (root / "publishconf.py").write_text(sb.settings_module(root, root / "output", publish),
@@ -227,7 +227,7 @@ def test_invoke_gh_pages_pushes_the_site(project, tmp_path):
 
 def test_invoke_serve_sends_interface_types(project):
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(sb.REPO / "plugins"), "DALIL_HOST": "127.0.0.1",
+    env = {**os.environ, "PYTHONPATH": str(sb.PACKAGE_SOURCE), "DALIL_HOST": "127.0.0.1",
            "DALIL_PORT": str(port)}
     with process([sys.executable, "-m", "invoke", "serve"], cwd=project, env=env,
                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as server:
@@ -246,7 +246,7 @@ def test_invoke_serve_sends_interface_types(project):
 
 def test_invoke_livereload_sends_interface_types(project):
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(sb.REPO / "plugins"), "DALIL_HOST": "127.0.0.1",
+    env = {**os.environ, "PYTHONPATH": str(sb.PACKAGE_SOURCE), "DALIL_HOST": "127.0.0.1",
            "DALIL_PORT": str(port), "SOURCE_DATE_EPOCH": sb.DEFAULT_EPOCH}
     with process([sys.executable, "-m", "invoke", "livereload"], cwd=project, env=env,
                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as server:

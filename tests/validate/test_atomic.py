@@ -11,7 +11,7 @@ import pytest
 from invoke import Config, Context
 from invoke.exceptions import UnexpectedExit
 
-import tasks
+from dalil import tasks
 from tests import sitebuilder as sb
 from tests.validate import fixtures
 
@@ -26,7 +26,7 @@ def snapshot(folder):
 
 
 def context():
-    environment = {"SOURCE_DATE_EPOCH": sb.DEFAULT_EPOCH, "PYTHONPATH": str(sb.REPO / "plugins")}
+    environment = {"SOURCE_DATE_EPOCH": sb.DEFAULT_EPOCH, "PYTHONPATH": str(sb.PACKAGE_SOURCE)}
     return Context(Config(overrides={"run": {"env": environment, "hide": True,
                                                 "in_stream": False}}))
 
@@ -38,7 +38,7 @@ def site(tmp_path):
     sb.write_site(root, fixtures.site_files())
     tasks.staged_build(context(), str(root / "pelicanconf.py"))
     theme = tmp_path / "theme"
-    shutil.copytree(sb.REPO / "theme", theme)
+    shutil.copytree(sb.THEME, theme)
     (theme / "templates" / "directory").mkdir(exist_ok=True)
     (theme / "templates" / "directory" / "term.html").write_text(BROKEN_TERM_TEMPLATE,
                                                                  encoding="utf-8")

@@ -16,12 +16,11 @@ from tests import sitebuilder as sb
 from tests.validate.test_csp import assert_strict_csp
 
 
-def run_validate(output, cwd):
-    """``invoke validate --output OUTPUT`` with the repository's tasks, from ``cwd``."""
+def run_validate(output):
+    """``invoke validate --output OUTPUT`` in the sample site's folder, as an operator runs it."""
     return subprocess.run(
-        [sys.executable, "-m", "invoke", "--search-root", str(sb.REPO), "validate",
-         "--output", str(output)],
-        cwd=cwd, capture_output=True, text=True, timeout=600,
+        [sys.executable, "-m", "invoke", "validate", "--output", str(output)],
+        cwd=sb.REPO, capture_output=True, text=True, timeout=600,
     )
 
 
@@ -29,6 +28,7 @@ def run_validate(output, cwd):
 def sample(tmp_path_factory):
     output = tmp_path_factory.mktemp("sample") / "output"
     environment = {key: value for key, value in os.environ.items() if key != "SOURCE_DATE_EPOCH"}
+    environment["PYTHONPATH"] = str(sb.PACKAGE_SOURCE)
     completed = subprocess.run(
         [sys.executable, "-m", "pelican", str(sb.REPO / "content"), "-o", str(output),
          "-s", str(sb.REPO / "pelicanconf.py"), "--fatal", "errors"],
@@ -39,7 +39,7 @@ def sample(tmp_path_factory):
 
 
 def test_invoke_validate_passes_on_the_sample_site(sample, tmp_path):
-    completed = run_validate(sample, tmp_path)
+    completed = run_validate(sample)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     summary = completed.stdout.strip().splitlines()[-1]
     assert summary.startswith("validate: OK; checked "), summary
@@ -58,7 +58,7 @@ def test_invoke_validate_fails_on_a_broken_copy_with_a_message_for_each(sample, 
     export = broken / "directory" / "export.json"
     export.write_bytes(export.read_bytes()[:-200])
 
-    completed = run_validate(broken, tmp_path)
+    completed = run_validate(broken)
     assert completed.returncode != 0
     lines = completed.stdout.splitlines()
     image_url = "/" + image.relative_to(broken).as_posix()

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 CONTEXT_KEY = "dalil_output_files"
-# An object with ``mark(relpath, count=1)`` told of every output file (dalil.perf's timings).
+# An object with ``mark(relpath, count=1)`` told of every output file (the benchmarks' timings plugin).
 OBSERVER_KEY = "dalil_output_observer"
 
 

@@ -4,10 +4,11 @@ from pelican import signals
 
 from dalil.core.errors import install_log_filters
 from dalil.core.static import keep_unchanged_static
+from dalil.core.templates import escape_by_default
 from dalil.core.writer import get_writer
 
-from .articles import (check_article_slugs, check_page_slugs, sanitize_content,
-                       write_empty_categories)
+from .articles import (check_article_slugs, check_page_slugs, claim_directory_folders,
+                       sanitize_content, write_empty_categories)
 from .generator import DirectoryGenerator
 
 
@@ -17,6 +18,8 @@ def get_generators(pelican_object):
 
 def register():
     install_log_filters()
+    signals.initialized.connect(claim_directory_folders)
+    signals.generator_init.connect(escape_by_default)
     signals.get_generators.connect(get_generators)
     signals.get_writer.connect(get_writer)
     signals.static_generator_finalized.connect(keep_unchanged_static)

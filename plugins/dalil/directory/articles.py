@@ -10,6 +10,8 @@ from dalil.core.errors import ContentErrors
 from dalil.core.slugs import SLUG_RULE, is_valid_slug
 from dalil.core.text import html_text, strip_unsafe
 
+from .settings import directory_settings
+
 logger = logging.getLogger(__name__)
 
 
@@ -33,6 +35,18 @@ def check_slugs(generator, items, kind_of):
         else:
             seen[kind][item.slug] = where
     errors.report(logger)
+
+
+def claim_directory_folders(pelican):
+    """``initialized``: listing, category and city files are the directory's, never
+    Pelican articles or pages, even where ``ARTICLE_PATHS`` is the whole content
+    folder (Pelican's default, and so ``pelican-quickstart``'s)."""
+    settings = pelican.settings
+    config = directory_settings(settings)
+    folders = [*config.listing_paths, *config.category_paths, *config.city_paths]
+    for key in ("ARTICLE_EXCLUDES", "PAGE_EXCLUDES"):
+        excluded = list(settings.get(key) or [])
+        settings[key] = excluded + [folder for folder in folders if folder not in excluded]
 
 
 def check_article_slugs(generator):
@@ -73,9 +87,12 @@ def write_empty_categories(generator, writer):
         return
     present = {category.slug for category, _ in generator.categories}
     template = generator.get_template("category")
-    for path in generator.settings.get("ARTICLE_PATHS") or ():
-        category = Category(os.path.basename(path.rstrip("/")), generator.settings)
-        if category.slug in present or not category.save_as:
+    # The theme's navigation links news and blog, whatever the folders are called.
+    folders = [os.path.basename(path.rstrip("/")) for path in
+               generator.settings.get("ARTICLE_PATHS") or ()]
+    for name in dict.fromkeys([*folders, "news", "blog"]):
+        category = Category(name, generator.settings)
+        if not name or category.slug in present or not category.save_as:
             continue
         present.add(category.slug)
         writer.write_file(category.save_as, template, generator.context, url=category.url,

@@ -16,6 +16,7 @@ from dalil.core.errors import ContentErrors
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
 from dalil.core.output import OBSERVER_KEY, write_if_changed
 from dalil.core.pages import register_page
+from dalil.core.parallel import Pool, worker_count
 from dalil.core.slugs import SLUG_RULE, derive_slug, is_valid_slug
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import html_text, plain_text
@@ -25,7 +26,6 @@ from . import validate
 from .incremental import PageCache, digest, global_digest, listing_key, term_key
 from .jsonld import listing_json_ld
 from .model import CONTEXT_KEY, Directory, Listing, Term
-from .parallel import Pool, worker_count
 from .progress import Progress, print_summary
 from .reader import LeanMarkdownReader
 from .settings import directory_settings

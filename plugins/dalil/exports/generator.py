@@ -6,7 +6,7 @@ from pelican.generators import Generator
 
 from dalil.core.output import output_files
 from dalil.directory.model import CONTEXT_KEY
-from dalil.directory.parallel import worker_count
+from dalil.core.parallel import worker_count
 from dalil.directory.settings import directory_settings
 
 from .schema import export_schema

@@ -8,7 +8,7 @@ import contextlib
 import csv
 import json
 
-from dalil.directory.parallel import Pool
+from dalil.core.parallel import Pool
 
 from .records import FIELDS, export_record
 from .spreadsheet import guard_cell

@@ -1,7 +1,7 @@
 """Draw the theme's PNG icons (app, maskable, Apple touch, shortcuts) in pure Python.
 
-Run ``python theme/icons.py`` after changing a shape or a colour; it rewrites
-``theme/static/icons/*.png``. The shapes are signed-distance functions in the
+Run it (``invoke icons`` in the repository) after changing a shape or a colour; it
+rewrites ``static/icons/*.png`` beside it. The shapes are signed-distance functions in the
 64-unit design space of ``icon.svg``; one sample per pixel with the distance as
 coverage gives smooth edges without supersampling. Output is an indexed PNG
 (palette + transparency), which is what keeps each file to a few kilobytes.
