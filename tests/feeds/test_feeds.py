@@ -11,7 +11,7 @@ from bs4 import BeautifulSoup
 from lxml import etree
 
 from tests import sitebuilder as sb
-from tests.sitemaps.schemas import json_schema
+from tests.schemas import json_schema
 
 TRICKY_TITLE = "خبر \"عاجل\" & <الميناء> 'اليوم'"
 BUILD_TIME = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.timezone.utc)

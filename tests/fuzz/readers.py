@@ -1,7 +1,7 @@
 """Every output file read back with a tool that is not the one that wrote it.
 
 ``read_site(result)`` opens each file of a build with its independent reader (json and
-the published JSON Schemas, lxml and the official XSDs, feedparser, vobject, csv,
+the published JSON Schemas, lxml and the sitemap XSDs, feedparser, vobject, csv,
 sectxt, urllib.robotparser, BeautifulSoup) and fails on the first file that does not
 parse or breaks a rule every page and file must keep. It returns what it read, for
 value checks. A file that a capability does not write yet is simply not there.
@@ -20,9 +20,8 @@ import vobject
 from bs4 import BeautifulSoup
 from lxml import etree
 
-from tests import sitebuilder as sb
+from tests.schemas import json_schema, news_sitemap_schema, xml_schema
 
-SCHEMAS = sb.REPO.parent / "shared" / "schemas"
 # XML 1.0 forbids these; Dalil also strips C1 controls and bidi overrides from text.
 FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 UNSAFE_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -32,16 +31,6 @@ SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 TEXT_SUFFIXES = (".html", ".json", ".xml", ".txt", ".csv", ".vcf", ".js", ".css",
                  ".webmanifest", ".svg", ".snippet")
 TEXT_NAMES = ("_headers", ".htaccess")
-
-
-def shared_schema(name):
-    path = SCHEMAS / name
-    assert path.is_file(), f"{path} missing: shared/schemas/ must sit beside the repository"
-    return path
-
-
-def xml_schema(name):
-    return etree.XMLSchema(etree.parse(str(shared_schema(name))))
 
 
 def assert_json_schema(document, schema, what):
@@ -116,7 +105,7 @@ def read_xml(relpath, data):
         news = "sitemap-news" in data.decode("utf-8")
         urls = root.findall(f"{SITEMAP_NS}url")
         if news and urls:
-            xml_schema("sitemap+news.xsd").assertValid(root)
+            news_sitemap_schema().assertValid(root)
         elif not news:
             xml_schema("sitemap.xsd").assertValid(root)
     elif root.tag == "rss":
@@ -177,8 +166,7 @@ def check_published_schemas(read):
             assert schema_path in read, f"{data_path} published without {schema_path}"
             assert_json_schema(read[data_path], read[schema_path], data_path)
     if "feed.json" in read:
-        schema = json.loads(shared_schema("jsonfeed-1.1.schema.json").read_text("utf-8"))
-        assert_json_schema(read["feed.json"], schema, "feed.json")
+        assert_json_schema(read["feed.json"], json_schema("jsonfeed-1.1.schema.json"), "feed.json")
     if "directory/export.json" in read and "directory/export.csv" in read:
         assert len(read["directory/export.csv"]) == len(read["directory/export.json"])
 

@@ -9,7 +9,7 @@ from lxml import etree
 from dalil.sitemaps.documents import (Location, NewsLocation, SitemapTooSmall, news_sitemap,
                                       split_sitemaps)
 from dalil.sitemaps.settings import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
-from tests.sitemaps.schemas import xml_schema
+from tests.schemas import news_sitemap_schema, xml_schema
 
 NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 WHEN = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.timezone.utc)
@@ -92,4 +92,4 @@ def test_news_sitemap_escapes_names():
     ns = {"news": "http://www.google.com/schemas/sitemap-news/0.9"}
     assert root.findtext(".//news:title", namespaces=ns) == title
     assert root.findtext(".//news:name", namespaces=ns) == "دليل & شركاؤه"
-    assert xml_schema("sitemap+news.xsd").validate(etree.ElementTree(root))
+    assert news_sitemap_schema().validate(etree.ElementTree(root))

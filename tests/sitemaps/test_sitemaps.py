@@ -9,7 +9,7 @@ from bs4 import BeautifulSoup
 from lxml import etree
 
 from tests import sitebuilder as sb
-from tests.sitemaps.schemas import xml_schema
+from tests.schemas import news_sitemap_schema, xml_schema
 
 NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9",
       "news": "http://www.google.com/schemas/sitemap-news/0.9"}
@@ -69,9 +69,8 @@ def parse(site, relpath):
     return etree.fromstring(site.read(relpath, "rb"))
 
 
-def validated(site, relpath, schema):
+def validated(site, relpath, validator):
     tree = etree.ElementTree(parse(site, relpath))
-    validator = xml_schema(schema)
     assert validator.validate(tree), (relpath, validator.error_log)
     return tree.getroot()
 
@@ -83,7 +82,7 @@ def relpath_of(url):
 
 
 def sub_sitemaps(site):
-    index = validated(site, "sitemap-index.xml", "siteindex.xsd")
+    index = validated(site, "sitemap-index.xml", xml_schema("siteindex.xsd"))
     locs = index.xpath("sm:sitemap/sm:loc/text()", namespaces=NS)
     for lastmod in index.xpath("sm:sitemap/sm:lastmod/text()", namespaces=NS):
         assert W3C_DATETIME.fullmatch(lastmod)
@@ -94,7 +93,7 @@ def sitemap_urls(site):
     """(loc, lastmod) of every URL of every sub-sitemap, each validated."""
     urls = []
     for relpath in sub_sitemaps(site):
-        root = validated(site, relpath, "sitemap.xsd")
+        root = validated(site, relpath, xml_schema("sitemap.xsd"))
         for url in root.xpath("sm:url", namespaces=NS):
             urls.append((url.findtext("sm:loc", namespaces=NS),
                          url.findtext("sm:lastmod", namespaces=NS)))
@@ -172,7 +171,7 @@ def test_split_keeps_every_url_once_within_the_url_limit(split_site):
     assert relpaths == [f"sitemap-{number}.xml" for number in range(len(relpaths))]
     per_file = []
     for relpath in relpaths:
-        root = validated(split_site, relpath, "sitemap.xsd")
+        root = validated(split_site, relpath, xml_schema("sitemap.xsd"))
         per_file.append(root.xpath("sm:url/sm:loc/text()", namespaces=NS))
     assert len(per_file) >= 7  # 9 listings + terms, pages, home, indexes: over 20 URLs
     assert all(1 <= len(locs) <= 3 for locs in per_file)
@@ -203,7 +202,7 @@ def test_urls_are_absolute_and_percent_encoded(split_site):
 # -- news sitemap --------------------------------------------------------------
 
 def test_news_sitemap_holds_news_of_the_last_48_hours_only(site):
-    root = validated(site, "news-sitemap.xml", "sitemap+news.xsd")
+    root = validated(site, "news-sitemap.xml", news_sitemap_schema())
     assert root.xpath("sm:url/sm:loc/text()", namespaces=NS) == [f"{sb.SITEURL}/news/fresh/"]
 
 
