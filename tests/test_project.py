@@ -65,3 +65,19 @@ def test_sample_site_images_resolve(sample_site):
         for img in page.find_all("img"):
             src = img["src"].removeprefix(sb.SITEURL)
             assert src.startswith("/") and sample_site.path(src).is_file(), (relpath, src)
+
+
+def test_nothing_in_the_repository_reads_the_folder_beside_it():
+    """A fresh clone alone installs, builds and tests: no file reaches outside it."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=sb.REPO, capture_output=True, text=True,
+                             check=True).stdout.split()
+    # Written in pieces so that this file does not name them itself.
+    beside = ["../" + "shared", ".".join(["parent"] * 4), "REPO.parent" + ' / "']
+    offenders = []
+    for relpath in tracked:
+        path = sb.REPO / relpath
+        if path.is_symlink() or path.suffix in (".png", ".svg") or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        offenders += [f"{relpath}: {needle}" for needle in beside if needle in text]
+    assert not offenders
