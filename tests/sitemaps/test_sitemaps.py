@@ -1,5 +1,6 @@
 """Sitemap index and sub-sitemaps, news sitemap, /sitemap/ and robots.txt on fixture sites."""
 
+import datetime as dt
 import re
 import urllib.robotparser
 from urllib.parse import unquote, urlsplit
@@ -7,6 +8,10 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 from lxml import etree
+from usp.objects.sitemap import IndexRobotsTxtSitemap, IndexXMLSitemap, InvalidSitemap
+from usp.tree import sitemap_tree_for_homepage
+from usp.web_client.abstract_client import (AbstractWebClient, LocalWebClientSuccessResponse,
+                                            WebClientErrorResponse)
 
 from tests import sitebuilder as sb
 from tests.schemas import news_sitemap_schema, xml_schema
@@ -106,6 +111,17 @@ def noindex(site, relpath):
     return meta is not None and "noindex" in meta["content"]
 
 
+def indexable_page_urls(site):
+    """Every page on disk, minus noindex pages, drafts and hidden listings (rendered, listed
+    nowhere): found without the generator's help."""
+    return {
+        f"{sb.SITEURL}/{relpath[:-len('index.html')]}" for relpath in site.files()
+        if (relpath == "index.html" or relpath.endswith("/index.html"))
+        and not relpath.startswith("drafts/") and "secret-shop" not in relpath
+        and not noindex(site, relpath)
+    }
+
+
 # -- sitemap index and sub-sitemaps -------------------------------------------
 
 def test_index_lists_exactly_the_sub_sitemaps_written(site):
@@ -120,15 +136,7 @@ def test_every_indexable_html_page_is_listed_once_and_nothing_else(site):
     for loc in locs:
         assert loc.startswith(sb.SITEURL + "/"), loc
         assert site.path(relpath_of(loc)).is_file(), loc
-    # Independent of the generator: every page on disk, minus noindex pages, drafts and
-    # hidden listings (rendered, listed nowhere).
-    expected = {
-        f"{sb.SITEURL}/{relpath[:-len('index.html')]}" for relpath in site.files()
-        if (relpath == "index.html" or relpath.endswith("/index.html"))
-        and not relpath.startswith("drafts/") and "secret-shop" not in relpath
-        and not noindex(site, relpath)
-    }
-    assert set(locs) == expected
+    assert set(locs) == indexable_page_urls(site)
 
 
 def test_sitemaps_hold_every_kind_of_page(site):
@@ -220,6 +228,79 @@ def test_news_sitemap_without_recent_news_is_an_empty_urlset(split_site):
     root = parse(split_site, "news-sitemap.xml")
     assert root.tag == f"{{{NS['sm']}}}urlset"
     assert len(root) == 0 and not (root.text or "").strip()
+
+
+# -- read back by a crawler's sitemap parser -------------------------------------
+
+class BuildOutputClient(AbstractWebClient):
+    """ultimate-sitemap-parser's web client for a built site: the site's URLs are read from
+    its output folder and any other is answered 404, so the crawl never leaves the machine."""
+
+    def __init__(self, site):
+        self.site = site
+        self.requested = []
+
+    def set_max_response_data_length(self, max_response_data_length):
+        pass  # the fixture sites are small
+
+    def get(self, url):
+        self.requested.append(url)
+        if url.startswith(f"{sb.SITEURL}/") and self.site.path(relpath_of(url)).is_file():
+            return LocalWebClientSuccessResponse(url, self.site.read(relpath_of(url)))
+        return WebClientErrorResponse("404 Not Found", retryable=False)
+
+
+def crawl(site):
+    """The sitemap index and news sitemap as usp finds them from robots.txt, and the URLs it
+    fetched."""
+    client = BuildOutputClient(site)
+    tree = sitemap_tree_for_homepage(f"{sb.SITEURL}/", web_client=client, use_known_paths=False)
+    invalid = [s for s in tree.all_sitemaps() if isinstance(s, InvalidSitemap)]
+    assert not invalid, [(s.url, s.reason) for s in invalid]
+    (robots_txt,) = tree.sub_sitemaps
+    assert isinstance(robots_txt, IndexRobotsTxtSitemap)
+    assert [sitemap.url for sitemap in robots_txt.sub_sitemaps] == [
+        f"{sb.SITEURL}/sitemap-index.xml", f"{sb.SITEURL}/news-sitemap.xml"]
+    index, news = robots_txt.sub_sitemaps
+    assert isinstance(index, IndexXMLSitemap)
+    return (index, news), client.requested
+
+
+def w3c_datetime(text):
+    return dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def test_crawler_follows_robots_to_every_sitemap_and_reads_every_page_once(site):
+    (index, news), requested = crawl(site)
+    assert [sub.url for sub in index.sub_sitemaps] == [
+        f"{sb.SITEURL}/{relpath}" for relpath in sub_sitemaps(site)]
+    assert requested == [f"{sb.SITEURL}/robots.txt", index.url,
+                         *(sub.url for sub in index.sub_sitemaps), news.url]
+    pages = list(index.all_pages())
+    assert len(pages) == len(indexable_page_urls(site))
+    assert {page.url for page in pages} == indexable_page_urls(site)
+    assert {page.url: page.last_modified for page in pages} == {
+        loc: w3c_datetime(lastmod) for loc, lastmod in sitemap_urls(site)}
+    assert not any(page.news_story for page in pages)
+
+
+def test_crawler_reads_the_news_story(site):
+    (_, news), _ = crawl(site)
+    (page,) = news.pages
+    assert page.url == f"{sb.SITEURL}/news/fresh/"
+    story = page.news_story
+    assert story.title == TRICKY_TITLE
+    assert story.publish_date == w3c_datetime(HOURS_47_BEFORE)
+    assert (story.publication_name, story.publication_language) == ("دليل", "ar")
+
+
+def test_crawler_reads_every_split_sitemap_and_the_empty_news_sitemap(split_site):
+    (index, news), _ = crawl(split_site)
+    assert len(index.sub_sitemaps) == len(sub_sitemaps(split_site)) >= 7
+    assert sorted(page.url for page in index.all_pages()) == sorted(
+        loc for relpath in sub_sitemaps(split_site)
+        for loc in parse(split_site, relpath).xpath("sm:url/sm:loc/text()", namespaces=NS))
+    assert news.pages == []
 
 
 # -- robots.txt ------------------------------------------------------------------
