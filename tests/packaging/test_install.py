@@ -51,8 +51,9 @@ def installed(wheel, tmp_path_factory):
     venv_dir = tmp_path_factory.mktemp("venv")
     venv.create(venv_dir, system_site_packages=True, with_pip=True)
     python = venv_dir / "bin" / "python"
-    run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)],
-        cwd=venv_dir)
+    # --ignore-installed: a dalil installed beside Pelican must not stand in for the wheel.
+    run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--ignore-installed",
+         "-q", str(wheel)], cwd=venv_dir)
     where = run([str(python), "-c", "import dalil; print(dalil.__file__)"], cwd=venv_dir)
     assert where.stdout.strip().startswith(str(venv_dir)), where.stdout
     return venv_dir

@@ -8,7 +8,7 @@ from dalil.core.templates import escape_by_default
 from dalil.core.writer import get_writer
 
 from .articles import (check_article_slugs, check_page_slugs, claim_directory_folders,
-                       sanitize_content, write_empty_categories)
+                       publish_page_links, sanitize_content, write_empty_categories)
 from .generator import DirectoryGenerator
 
 
@@ -25,5 +25,6 @@ def register():
     signals.static_generator_finalized.connect(keep_unchanged_static)
     signals.article_generator_finalized.connect(check_article_slugs)
     signals.page_generator_finalized.connect(check_page_slugs)
+    signals.page_generator_finalized.connect(publish_page_links)
     signals.content_object_init.connect(sanitize_content)
     signals.article_writer_finalized.connect(write_empty_categories)

@@ -8,7 +8,7 @@ from pelican.urlwrappers import Category
 
 from dalil.core.errors import ContentErrors
 from dalil.core.slugs import SLUG_RULE, is_valid_slug
-from dalil.core.text import html_text, strip_unsafe
+from dalil.core.text import html_text, plain_text, strip_unsafe
 
 from .settings import directory_settings
 
@@ -61,6 +61,13 @@ def check_page_slugs(generator):
              *generator.hidden_translations, *generator.draft_pages,
              *generator.draft_translations]
     check_slugs(generator, items, lambda page: "page")
+
+
+def publish_page_links(generator):
+    """``page_generator_finalized``: the footer's links to the site's pages, as plain
+    data, so that a page's digest notices a renamed page (Page objects it cannot read)."""
+    generator.context["dalil_page_links"] = tuple(
+        (page.url, plain_text(page.title)) for page in generator.pages)
 
 
 def sanitize_content(instance):
