@@ -23,6 +23,7 @@ from dalil.core.text import html_text, plain_text
 from dalil.core.writer import DalilWriter, output_file_path
 
 from . import validate
+from .hours import parse_hours
 from .incremental import PageCache, digest, global_digest, listing_key, term_key
 from .jsonld import listing_json_ld
 from .model import CONTEXT_KEY, Directory, Listing, Term
@@ -152,9 +153,16 @@ class DirectoryGenerator(Generator):
                 errors.add(source.display_path, "duplicate %s slug %r, also used by %s",
                            kind, slug, terms[slug].source_path)
                 continue
+            schema_type = "LocalBusiness"
+            if kind == "category":
+                try:
+                    schema_type = validate.clean_schema_type(meta.get("schema_type"))
+                except ValueError as error:
+                    errors.add(source.display_path, "%s", error)
+                    continue
             terms[slug] = Term(
                 kind=kind, slug=slug, name=name, name_en=name_en, name_fr=name_fr,
-                province=plain_text(meta.get("province")),
+                province=plain_text(meta.get("province")), schema_type=schema_type,
                 description=html_text(source.content, source.display_path),
                 source_path=source.display_path,
                 url=url_pattern.format(slug=slug), save_as=save_as_pattern.format(slug=slug),
@@ -189,6 +197,15 @@ class DirectoryGenerator(Generator):
                     fields[key] = clean(meta.get(key))
                 except ValueError as error:
                     problems.append(str(error))
+            try:
+                fields["latitude"], fields["longitude"] = validate.clean_coordinates(
+                    meta.get("latitude"), meta.get("longitude"))
+            except ValueError as error:
+                problems.append(str(error))
+            try:
+                fields["hours"], fields["opening_ranges"] = parse_hours(meta.get("hours"))
+            except ValueError as error:
+                problems.append(str(error))
             name_en, name_fr = plain_text(meta.get("name_en")), plain_text(meta.get("name_fr"))
             slug = self._slug(source, errors, name_en, name_fr, name)
             if problems or slug is None:
