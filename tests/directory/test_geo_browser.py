@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from tests import sitebuilder as sb
 from tests.browser import serve
 
-from .fixtures_geo import files
+from .fixtures_geo import CAFES, files
 
 pytestmark = pytest.mark.browser
 
@@ -150,3 +150,75 @@ def test_hours_and_directions_fit_a_phone(open_page):
     for selector in (".opening-hours", ".directions"):
         box = page.locator(selector).bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390, (selector, box)
+
+
+# -- near me -------------------------------------------------------------------
+
+HERE = {"latitude": 33.5731, "longitude": -7.5898}
+
+
+def haversine_km(a, b):
+    """Great-circle distance on a sphere of the mean Earth radius."""
+    import math
+
+    lat1, lon1, lat2, lon2 = map(math.radians, (*a, *b))
+    h = (math.sin((lat2 - lat1) / 2) ** 2
+         + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2)
+    return 2 * 6371.0088 * math.asin(math.sqrt(h))
+
+
+def near_me(page):
+    button = page.locator(".near-me-button")
+    expect(button).to_be_visible()
+    button.click()
+    results = page.locator(".near-me-results > li")
+    expect(page.locator(".near-me-status")).to_contain_text("الأقرب إليك")
+    return results
+
+
+def distance_km(text):
+    number, unit = text.strip(" ·").split()
+    return float(number) / (1000 if unit == "م" else 1)
+
+
+def test_near_me_orders_a_category_by_distance(open_page):
+    page = open_page("/directory/category/cafes/", geolocation=HERE,
+                     permissions=["geolocation"])
+    results = near_me(page)
+    expect(results).to_have_count(4)
+    names = results.locator("a").all_inner_texts()
+    assert names == ["مقهى قريب", "مقهى متوسط", "مقهى بعيد", "مقهى بلا موقع"]
+    shown = [distance_km(text) for text in results.locator(".distance").all_inner_texts()]
+    assert len(shown) == 3  # the listing without coordinates has no distance
+    for (name, latitude, longitude), km in zip(CAFES.values(), shown):
+        expected = haversine_km((HERE["latitude"], HERE["longitude"]),
+                                (float(latitude), float(longitude)))
+        assert abs(km - expected) <= max(0.06, expected * 0.05), (name, km, expected)
+    expect(results.first.locator("a")).to_have_attribute(
+        "href", "https://dalil.test/directory/listing/near-cafe/")
+
+
+def test_near_me_on_the_search_page_orders_every_listing(open_page):
+    page = open_page("/search/", geolocation={"latitude": 33.6, "longitude": -7.68},
+                     permissions=["geolocation"])
+    results = near_me(page)
+    expect(results).to_have_count(6)
+    names = results.locator("a").all_inner_texts()
+    # From far-cafe's own spot: mid-cafe 7.0 km, night-grill 8.87 km, near-cafe 8.96 km.
+    assert names[:4] == ["مقهى بعيد", "مقهى متوسط", "مشواة الليل", "مقهى قريب"]
+    assert sorted(names[4:]) == sorted(["مقهى بلا موقع", "مطعم دائم"])
+
+
+def test_near_me_refused_shows_the_message(open_page):
+    page = open_page("/directory/city/casablanca/")
+    page.context.clear_permissions()
+    page.locator(".near-me-button").click()
+    expect(page.locator(".near-me-status")).to_contain_text("لم يُسمح بمعرفة موقعك")
+    expect(page.locator(".near-me-results")).to_be_hidden()
+
+
+def test_near_me_asks_only_on_click(open_page):
+    page = open_page("/search/", geolocation=HERE, permissions=["geolocation"])
+    expect(page.locator(".near-me-button")).to_be_visible()
+    assert page.locator(".near-me-results > li").count() == 0
+    expect(page.locator(".near-me-status")).to_have_text("")

@@ -60,3 +60,33 @@ def test_always_open_is_whole_days(site):
 def test_listing_without_hours_or_coordinates_has_neither(site):
     data = json_ld(site, "no-where-cafe")
     assert "geo" not in data and "openingHoursSpecification" not in data
+
+
+def test_search_index_carries_coordinates_latitude_first(site):
+    import json
+
+    import jsonschema
+
+    entries = json.loads(site.read("search-index.json"))
+    schema = json.loads(site.read("schemas/search-index.schema.json"))
+    jsonschema.validate(entries, schema, cls=jsonschema.Draft202012Validator)
+    listings = {entry["s"]: entry for entry in entries if entry["t"] == "listing"}
+    assert listings["near-cafe"]["ll"] == [33.578, -7.587]
+    assert listings["far-cafe"]["ll"] == [33.6, -7.68]
+    assert "ll" not in listings["no-where-cafe"] and "ll" not in listings["always-open"]
+    assert not any("ll" in entry for entry in entries if entry["t"] != "listing")
+    swapped = [dict(listings["far-cafe"], ll=[133.6, -7.68])]  # latitude past 90
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(swapped, schema, cls=jsonschema.Draft202012Validator)
+
+
+def test_near_me_hooks_on_search_category_and_city_pages(site):
+    for relpath, category, city in (("search/index.html", "", ""),
+                                    ("directory/category/cafes/index.html", "مقاه", ""),
+                                    ("directory/city/casablanca/index.html", "", "الدار البيضاء")):
+        section = BeautifulSoup(site.read(relpath), "html.parser").find("section", class_="near-me")
+        assert section is not None, relpath
+        assert section["data-index"] == sb.SITEURL + "/search-index.json"
+        assert (section["data-category"], section["data-city"]) == (category, city), relpath
+        assert section.find("button", class_="near-me-button")
+        assert section.find("script", src=sb.SITEURL + "/theme/js/near-me.js")

@@ -20,7 +20,9 @@ from dalil.core.parallel import Pool, worker_count
 from dalil.core.slugs import SLUG_RULE, derive_slug, is_valid_slug
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import html_text, plain_text
+from dalil.core.urls import root_path
 from dalil.core.writer import DalilWriter, output_file_path
+from dalil.search.settings import search_settings
 
 from . import validate
 from .hours import parse_hours
@@ -61,6 +63,7 @@ class DirectoryGenerator(Generator):
         self.writer = None
         self.workers = worker_count(self.config.workers)
         self.lean_reader = LeanMarkdownReader(reader_settings)
+        self.near_me_index = near_me_index(self.settings)
         # Uncompressed: gzip made saving 10,000 listings take longer than reading them.
         self.source_cache = FileStampDataCacher(
             dict(self.settings, GZIP_CACHE=False), "dalil_directory_sources",
@@ -373,6 +376,7 @@ class DirectoryGenerator(Generator):
 
         return {
             "term": term, "page_listings": term.listings[(number - 1) * per_page:number * per_page],
+            "near_me_index": self.near_me_index,
             "page_number": number, "page_count": count,
             "previous_url": page_url(number - 1) if number > 1 else "",
             "next_url": page_url(number + 1) if number < count else "",
@@ -386,6 +390,16 @@ class DirectoryGenerator(Generator):
         if isinstance(self.writer, DalilWriter):
             self.writer_counts = (self.writer.changed, self.writer.unchanged)
         print_summary(self, time.perf_counter() - self.started)
+
+
+def near_me_index(settings):
+    """The search index's path, which "near me" on category and city pages reads; ``""``
+    when the search plugin does not write it."""
+    plugins = {str(getattr(plugin, "__name__", plugin)) for plugin in settings.get("PLUGINS") or ()}
+    if "dalil.search" not in plugins:
+        return ""
+    save_as = search_settings(settings).index_save_as
+    return root_path(save_as) if save_as else ""
 
 
 def _read_chunk(generator, relpaths):
