@@ -1,9 +1,9 @@
 """Opening hours and "near me" in real headless Chromium, under a strict CSP, with a fixed
-clock and a visitor's time zone other than the site's.
+clock and a visitor's time zone other than the site's (Africa/Casablanca, the sample's).
 
-The site's zone here is Asia/Riyadh (UTC+3 all year): Chromium's own zone data put
-Africa/Casablanca at UTC+0 in November 2026 where the system's tzdata (and Python) say
-UTC+1, and the test must not depend on which of them is right."""
+Chromium's own zone data put Casablanca at UTC+0 from late November 2026, where tzdata
+(and Python) say UTC+1: the page follows the build's offsets, and the first test below,
+at 01:30 on 29 November 2026, would fail on Chromium's."""
 
 import datetime as dt
 from urllib.parse import urlsplit
@@ -19,9 +19,9 @@ from .fixtures_geo import CAFES, files
 
 pytestmark = pytest.mark.browser
 
-SITE_TIMEZONE = "Asia/Riyadh"
+SITE_TIMEZONE = "Africa/Casablanca"
 SITE_ZONE = ZoneInfo(SITE_TIMEZONE)
-VISITOR_ZONE = "Pacific/Honolulu"  # 13 hours behind the site, no daylight saving
+VISITOR_ZONE = "Pacific/Honolulu"  # 11 hours behind the site in November, no daylight saving
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'")
 COLLECT = """
@@ -96,7 +96,7 @@ def today_row(page):
 
 
 def test_open_across_midnight_then_closed_without_a_reload(open_page):
-    # Saturday's 18:00-03:00 runs into Sunday; in Honolulu it is Saturday 12:30 (closed).
+    # Saturday's 18:00-03:00 runs into Sunday; in Honolulu it is Saturday 14:30 (closed).
     page = open_page("/directory/listing/night-grill/", at=dt.datetime(2026, 11, 29, 1, 30))
     expect(status(page)).to_have_text("مفتوح الآن، يغلق اليوم الساعة 03:00")
     expect(today_row(page)).to_have_text("الأحد")
@@ -105,7 +105,7 @@ def test_open_across_midnight_then_closed_without_a_reload(open_page):
 
 
 def test_closed_all_day_opens_tomorrow(open_page):
-    # Monday noon at the site (Sunday 23:00 in Honolulu): no range on Monday.
+    # Monday noon at the site (Monday 01:00 in Honolulu): no range on Monday.
     page = open_page("/directory/listing/night-grill/", at=dt.datetime(2026, 11, 23, 12, 0))
     expect(status(page)).to_have_text("مغلق الآن، يفتح غدًا الساعة 18:00")
     expect(today_row(page)).to_have_text("الاثنين")
@@ -113,7 +113,7 @@ def test_closed_all_day_opens_tomorrow(open_page):
 
 
 def test_open_in_the_evening_closes_today(open_page):
-    # Tuesday 22:00 at the site is Tuesday 09:00 in Honolulu (closed then).
+    # Tuesday 22:00 at the site is Tuesday 11:00 in Honolulu (closed then).
     page = open_page("/directory/listing/night-grill/", at=dt.datetime(2026, 11, 24, 22, 0))
     expect(status(page)).to_have_text("مفتوح الآن، يغلق اليوم الساعة 23:30")
     expect(today_row(page)).to_have_text("الثلاثاء")

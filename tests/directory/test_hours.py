@@ -50,3 +50,21 @@ def test_bad_hours_name_the_value(text, names):
         parse_hours(text)
     assert f"Hours {text!r}" in str(raised.value)
     assert names in str(raised.value)
+
+
+def test_utc_offsets_follow_tzdata_changes():
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from dalil.directory.hours import utc_offsets
+
+    offsets = utc_offsets("Africa/Casablanca", 2026)
+    zone = ZoneInfo("Africa/Casablanca")
+    assert offsets[-1] == (int(dt.datetime(2028, 1, 1, tzinfo=dt.timezone.utc).timestamp()) * 1000,
+                           None)
+    for (start, minutes), (end, _) in zip(offsets, offsets[1:]):
+        for millis in (start, end - 1):  # both ends of each span agree with zoneinfo
+            moment = dt.datetime.fromtimestamp(millis / 1000, dt.timezone.utc)
+            assert moment.astimezone(zone).utcoffset() == dt.timedelta(minutes=minutes)
+    assert len(offsets) > 3  # Ramadan changes
+    assert utc_offsets("Asia/Kolkata", 2026)[0][1] == 330

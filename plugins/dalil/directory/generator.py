@@ -11,7 +11,7 @@ from pelican.cache import FileStampDataCacher
 from pelican.generators import Generator
 from pelican.readers import Readers, find_empty_alt
 
-from dalil.core.dates import to_utc
+from dalil.core.dates import build_time, to_utc
 from dalil.core.errors import ContentErrors
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
 from dalil.core.output import OBSERVER_KEY, write_if_changed
@@ -25,7 +25,7 @@ from dalil.core.writer import DalilWriter, output_file_path
 from dalil.search.settings import search_settings
 
 from . import validate
-from .hours import parse_hours
+from .hours import parse_hours, utc_offsets
 from .incremental import PageCache, digest, global_digest, listing_key, term_key
 from .jsonld import listing_json_ld
 from .model import CONTEXT_KEY, Directory, Listing, Term
@@ -36,6 +36,7 @@ from .settings import directory_settings
 logger = logging.getLogger(__name__)
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
+UTC_OFFSETS_KEY = "dalil_utc_offsets"
 
 
 class SourceFile:
@@ -264,6 +265,10 @@ class DirectoryGenerator(Generator):
             cities=[cities[slug] for slug in sorted(cities)],
         )
         self.context[CONTEXT_KEY] = self.directory
+        # Listing pages tell "open now" with the build's zone data (see hours.utc_offsets).
+        self.context[UTC_OFFSETS_KEY] = ";".join(
+            f"{start}:{'' if minutes is None else minutes}" for start, minutes
+            in utc_offsets(self.settings.get("TIMEZONE") or "UTC", build_time().year))
         register_page(self.context, cfg.index_url, "الدليل")
         for save_as in cfg.not_found_save_as:
             url = save_as[: -len("index.html")] if save_as.endswith("/index.html") else save_as

@@ -7,7 +7,9 @@ A range whose end is not after its start ends on the next day (``Fr 20:00-02:00`
 PyPI read a different, larger grammar, so this small parser is the exact one.
 """
 
+import datetime as dt
 import re
+from zoneinfo import ZoneInfo
 
 DAYS = ("Mo", "Tu", "We", "Th", "Fr", "Sa", "Su")
 SCHEMA_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -87,3 +89,32 @@ def parse_hours(value):
         if day == next_day and next_opens < closes:
             raise ValueError(f"Hours {text!r}: two ranges of {DAYS[day]} overlap")
     return "; ".join(rules), tuple(ordered)
+
+
+def utc_offsets(timezone_name, year):
+    """The zone's UTC offsets from January of ``year`` to the end of the next year, as
+    ``(start, minutes)`` pairs (start in milliseconds since the epoch), then the window's
+    end as ``(end, None)``: opening hours in the browser then follow the build's time-zone
+    data, not the browser's (Chromium's put Africa/Casablanca at UTC+0 from late 2026)."""
+    zone = ZoneInfo(timezone_name)
+
+    def offset(moment):
+        return int(moment.astimezone(zone).utcoffset().total_seconds() // 60)
+
+    day, quarter = dt.timedelta(days=1), dt.timedelta(minutes=15)
+    moment = dt.datetime(year, 1, 1, tzinfo=dt.timezone.utc)
+    end = dt.datetime(year + 2, 1, 1, tzinfo=dt.timezone.utc)
+    offsets = [(moment, offset(moment))]
+    while moment < end:
+        following = min(moment + day, end)
+        if offset(following) != offsets[-1][1]:
+            # The change lies in this day; every zone changes on a quarter hour.
+            low, high = moment, following
+            while high - low > quarter:
+                middle = low + (high - low) // 2 // quarter * quarter
+                low, high = (middle, high) if offset(middle) == offsets[-1][1] else (low, middle)
+            offsets.append((high, offset(high)))
+        moment = following
+    offsets = [(int(start.timestamp()) * 1000, minutes) for start, minutes in offsets]
+    offsets.append((int(end.timestamp()) * 1000, None))
+    return tuple(offsets)

@@ -6,8 +6,18 @@
   var WEEK = 7 * DAY;
   var WEEKDAYS = { Mon: 0, Tue: 1, Wed: 2, Thu: 3, Fri: 4, Sat: 5, Sun: 6 };
 
-  // Minutes since Monday 00:00 in `timeZone`.
-  function weekMinute(date, timeZone) {
+  // Minutes since Monday 00:00 in `timeZone`: from the build's UTC offsets
+  // ("start:minutes;…;end:") while they cover `date`, else from the browser's zone data.
+  function weekMinute(date, timeZone, offsets) {
+    var time = date.getTime();
+    var spans = (offsets || '').split(';').map(function (item) { return item.split(':'); });
+    for (var i = 0; i + 1 < spans.length; i++) {
+      if (Number(spans[i][0]) <= time && time < Number(spans[i + 1][0])) {
+        var local = new Date(time + Number(spans[i][1]) * 60000);
+        return ((local.getUTCDay() + 6) % 7) * DAY + local.getUTCHours() * 60 +
+          local.getUTCMinutes();
+      }
+    }
     var parts = {};
     new Intl.DateTimeFormat('en-US', {
       timeZone: timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23'
@@ -82,7 +92,7 @@
 
   function update() {
     document.querySelectorAll('.opening-hours[data-hours]').forEach(function (section) {
-      var now = weekMinute(new Date(), section.dataset.timezone);
+      var now = weekMinute(new Date(), section.dataset.timezone, section.dataset.utcOffsets);
       var line = section.querySelector('.open-status');
       var text = status(section, now);
       if (line.textContent !== text) line.textContent = text;
