@@ -1,11 +1,11 @@
-"""Benchmark of the exports: time and peak memory to write export.json, export.csv and
-every vCard for synthetic directories (model objects built directly, no Pelican run).
+"""Benchmark of the exports: time and peak memory to write export.json, export.csv,
+export.geojson and every vCard for synthetic directories (model objects built directly, no Pelican run).
 
 ``invoke bench-exports`` or ``python -m benchmarks.exports 10000 100000``.
 Each size is written into fresh folders: once timed, with the vCards made on every
 core as a build makes them, then in one process under tracemalloc (which slows Python
 down, so its time is not the one reported, and sees no worker), all files and then
-the two exports alone. The peak of all files grows with the number of files because
+the three exports alone. The peak of all files grows with the number of files because
 ``core.output.OutputFiles`` remembers every path it wrote (to refuse a second write).
 """
 
@@ -38,7 +38,8 @@ def _term(kind, number):
 
 
 def synthetic_directory(count):
-    """``count`` published listings with every field; one in seven has a long name."""
+    """``count`` published listings with every field; one in seven has a long name, one in
+    seven no coordinates."""
     categories = [_term("category", number) for number in range(24)]
     cities = [_term("city", number) for number in range(60)]
     base = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
@@ -56,7 +57,10 @@ def synthetic_directory(count):
             image=f"/images/listings/{slug}.jpg", date=base,
             modified=base + dt.timedelta(minutes=number), summary="", content="",
             status="published", source_path=f"content/listings/{slug}.md",
-            url=f"directory/listing/{slug}/", save_as=f"directory/listing/{slug}/index.html"))
+            url=f"directory/listing/{slug}/", save_as=f"directory/listing/{slug}/index.html",
+            latitude=None if number % 7 == 3 else round(33.5 + number % 1000 / 10000, 6),
+            longitude=None if number % 7 == 3 else round(-7.6 - number % 997 / 10000, 6),
+            hours="Mo-Fr 09:00-18:00; Sa 09:00-13:00"))
     return Directory(listings=listings, hidden=[], drafts=[], categories=categories,
                      cities=cities)
 
@@ -83,7 +87,7 @@ def measure(count, workdir):
     files = _write(directory, timed, workers=workers)
     seconds = time.perf_counter() - started
     peak = _traced_peak(lambda: _write(directory, traced))
-    # The two exports alone: streamed, so their peak does not grow with the directory.
+    # The three exports alone: streamed, so their peak does not grow with the directory.
     exports_peak = _traced_peak(lambda: _write(directory, Path(workdir, f"exports-{count}"),
                                                ExportSettings(vcard_save_as="")))
     vcards = list(timed.glob("directory/listing/*/contact.vcf"))
@@ -95,6 +99,7 @@ def measure(count, workdir):
         "max_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "json_mib": (timed / "directory/export.json").stat().st_size / 2**20,
         "csv_mib": (timed / "directory/export.csv").stat().st_size / 2**20,
+        "geojson_mib": (timed / "directory/export.geojson").stat().st_size / 2**20,
         "vcards": len(vcards),
         "vcard_mib": sum(path.stat().st_size for path in vcards) / 2**20,
     }
@@ -106,15 +111,15 @@ def measure(count, workdir):
 def main(sizes):
     workdir = tempfile.mkdtemp(prefix="dalil-bench-")
     try:
-        print("listings   files  seconds (workers)  listings/s  peak traced MiB  (json+csv only)  "
-              "max RSS MiB  json MiB  csv MiB  vCards MiB")
+        print("listings   files  seconds (workers)  listings/s  peak traced MiB  (exports only)  "
+              "max RSS MiB  json MiB  csv MiB  geojson MiB  vCards MiB")
         for count in sizes:
             f = measure(count, workdir)
             print(f"{f['listings']:8d} {f['files']:7d} {f['seconds']:8.2f} ({f['workers']})"
                   f"{f['listings_per_second']:11.0f} {f['peak_traced_mib']:16.2f} "
                   f"{f['exports_peak_mib']:16.2f} "
                   f"{f['max_rss_mib']:12.1f} {f['json_mib']:9.2f} {f['csv_mib']:8.2f} "
-                  f"{f['vcard_mib']:11.2f}", flush=True)
+                  f"{f['geojson_mib']:12.2f} {f['vcard_mib']:11.2f}", flush=True)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

@@ -116,3 +116,40 @@ def test_nothing_is_written_outside_the_output_folder(tmp_path):
     after = {p for p in tmp_path.rglob("*")}
     new = {p for p in after - before if root / "output" not in p.parents and p != root / "output"}
     assert new == set(), sorted(map(str, new))
+
+
+def test_bad_coordinates_hours_and_schema_type_fail_naming_file_and_value(build_site):
+    bad = {
+        "lat-only": ({"Latitude": "33.5"}, "Latitude is given without Longitude"),
+        "lon-only": ({"Longitude": "-7.6"}, "Longitude is given without Latitude"),
+        "lat-range": ({"Latitude": "91", "Longitude": "-7.6"}, "Latitude '91'"),
+        "lon-range": ({"Latitude": "33.5", "Longitude": "-180.5"}, "Longitude '-180.5'"),
+        "lat-text": ({"Latitude": "north", "Longitude": "-7.6"}, "Latitude 'north'"),
+        "lat-nan": ({"Latitude": "nan", "Longitude": "-7.6"}, "Latitude 'nan'"),
+        "hours-short": ({"Hours": "Mo-Fr 9-18"}, "Hours 'Mo-Fr 9-18'"),
+        "hours-day": ({"Hours": "Xx 09:00-10:00"}, "Hours 'Xx 09:00-10:00'"),
+        "hours-time": ({"Hours": "25:00"}, "Hours '25:00'"),
+        "hours-hour": ({"Hours": "Mo 25:00-26:00"}, "'25:00' is not a time of day"),
+    }
+    files = sb.base_files()
+    for slug, (fields, _) in bad.items():
+        files.update(sb.listing(slug, "اسم", **fields))
+    files["categories/odd.md"] = sb.metadata_file("", Title="فئة", Slug="odd",
+                                                  Schema_type="local business")
+    result = build_site(files)
+    assert result.returncode != 0 and "Traceback" not in result.log
+    lines = result.log.splitlines()
+    for slug, (_, message) in bad.items():
+        assert any(f"content/listings/{slug}.md" in line and message in line for line in lines), \
+            (slug, result.log)
+    assert any("content/categories/odd.md" in line and "Schema_type 'local business'" in line
+               for line in lines), result.log
+
+
+def test_good_coordinates_and_hours_build(build_site):
+    files = sb.base_files()
+    files.update(sb.listing("ok", "اسم", Latitude="33.5731", Longitude="-7.5898",
+                            Hours="Mo-Fr 09:00-12:00,14:00-18:00; Sa 20:00-02:00"))
+    files.update(sb.listing("always", "دائم", Hours="Mo-Su 00:00-24:00"))
+    result = build_site(files)
+    assert result.returncode == 0, result.log

@@ -33,11 +33,14 @@ def files():
         Street="12 شارع محمد الخامس، الطابق 2", Postal_code="20000", Country="المغرب",
         Phone="+212 522 123 456", Email="contact@zaytouna.example", Website=FULL_WEBSITE,
         Image="/images/z.svg", Date="2026-01-01 10:00", Modified="2026-10-02 16:30",
-        Summary="مطعم مغربي."))
+        Summary="مطعم مغربي.", Latitude="33.5731", Longitude="-7.5898",
+        Hours="Mo-Th 12:00-23:00; Fr,Sa 12:00-01:00"))
     files.update(sb.listing("atlas-pharmacy", "صيدلية الأطلس", category="pharmacies"))
     files.update(sb.listing("friends-cafe", TRICKY_SOURCE, city="rabat", Date="2026-05-04"))
+    # Degrees Python would print in exponent form (1e-05).
     files.update(sb.listing("long-name", LONG_NAME, Phone="0522 98 76 54",
-                            Website="https://long.example/"))
+                            Website="https://long.example/", Latitude="0.00001",
+                            Longitude="-0.0000004"))
     files.update(sb.listing("formula", "=1+2", Street="@SUM(1;2)", Phone="+212 661-234567",
                             Email="-x@formula.example",
                             Image="https://cdn.example/a,b.png"))

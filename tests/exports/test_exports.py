@@ -147,6 +147,7 @@ def test_full_vcard_lines_in_interface_order(exports_site):
         "ORG:مطاعم",
         "URL:https://zaytouna.example/menu?a=1\\,2\\;b=3",
         "EMAIL;TYPE=INTERNET,WORK:contact@zaytouna.example",
+        "GEO:33.5731;-7.5898",
         "REV:" + expected_records()[-1]["dateModified"],
         "END:VCARD",
     ]
@@ -167,6 +168,13 @@ def test_full_vcard_parses_back(exports_site):
     assert card.email.value == "contact@zaytouna.example"
     assert card.email.params["TYPE"] == ["INTERNET", "WORK"]
     assert card.rev.value == expected_records()[-1]["dateModified"]
+    latitude, longitude = (float(part) for part in card.geo.value.split(";"))
+    assert (latitude, longitude) == (33.5731, -7.5898)
+
+
+def test_vcard_geo_is_plain_decimals_and_absent_without_coordinates(exports_site):
+    assert vobject.readOne(read_card(exports_site, "long-name")).geo.value == "0.00001;0"
+    assert "geo" not in vobject.readOne(read_card(exports_site, "atlas-pharmacy")).contents
 
 
 def test_minimal_vcard_leaves_out_missing_lines(exports_site):

@@ -28,7 +28,7 @@ UNSAFE_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u206
 DATA_SCRIPT_TYPES = {"application/ld+json", "application/json"}
 URL_ATTRIBUTES = ("href", "src", "action", "formaction", "poster", "srcset", "data", "cite")
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-TEXT_SUFFIXES = (".html", ".json", ".xml", ".txt", ".csv", ".vcf", ".js", ".css",
+TEXT_SUFFIXES = (".html", ".json", ".geojson", ".xml", ".txt", ".csv", ".vcf", ".js", ".css",
                  ".webmanifest", ".svg", ".snippet")
 TEXT_NAMES = ("_headers", ".htaccess")
 
@@ -129,7 +129,7 @@ def read_site(result):
         assert not FORBIDDEN.search(text), f"{relpath}: forbidden control character"
         if relpath.endswith(".html"):
             read[relpath] = read_page(relpath, text)
-        elif relpath.endswith((".json", ".webmanifest")):
+        elif relpath.endswith((".json", ".geojson", ".webmanifest")):
             read[relpath] = strict_json(data, relpath)
         elif relpath.endswith(".xml"):
             read[relpath] = read_xml(relpath, data)
@@ -160,7 +160,9 @@ def read_security_txt(relpath, data):
 def check_published_schemas(read):
     """Data files match the schemas the build publishes, and the JSON Feed its own."""
     pairs = {"search-index.json": "schemas/search-index.schema.json",
-             "directory/export.json": "schemas/directory-export.schema.json"}
+             "directory/export.json": "schemas/directory-export.schema.json",
+             "directory/export.geojson": "schemas/directory-geojson.schema.json",
+             "directory/datapackage.json": "schemas/datapackage.schema.json"}
     for data_path, schema_path in pairs.items():
         if data_path in read:
             assert schema_path in read, f"{data_path} published without {schema_path}"
@@ -174,7 +176,8 @@ def check_published_schemas(read):
 def clean_text_everywhere(read):
     """No control or bidi-override character in any data file's values."""
     for relpath, value in read.items():
-        if relpath.endswith((".json", ".webmanifest")) and not relpath.startswith("schemas/"):
+        is_data = relpath.endswith((".json", ".geojson", ".webmanifest"))
+        if is_data and not relpath.startswith("schemas/"):
             for text in json_strings(value):
                 assert not UNSAFE_TEXT.search(text), f"{relpath}: {text!r}"
 

@@ -25,11 +25,15 @@ INTERFACE_FILES = {
     "/.well-known/security.txt": "text/plain; charset=utf-8",
     "/directory/export.json": "application/json; charset=utf-8",
     "/directory/export.csv": "text/csv; charset=utf-8",
+    "/directory/export.geojson": "application/geo+json",
+    "/directory/datapackage.json": "application/json; charset=utf-8",
     "/directory/listing/zaytouna/contact.vcf": "text/vcard; charset=utf-8",
     "/manifest.webmanifest": "application/manifest+json",
     "/sw.js": "text/javascript; charset=utf-8",
     "/schemas/search-index.schema.json": "application/schema+json",
     "/schemas/directory-export.schema.json": "application/schema+json",
+    "/schemas/directory-geojson.schema.json": "application/schema+json",
+    "/schemas/datapackage.schema.json": "application/schema+json",
 }
 INTERFACE_PAGES = (
     "/", "/directory/listing/zaytouna/", "/directory/category/restaurants/",

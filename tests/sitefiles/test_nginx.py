@@ -136,7 +136,8 @@ def test_every_file_with_its_headers(nginx, site, policy):
         assert status == 200 and body == site.read(relpath, "rb"), relpath
         for name, value in response_headers(relpath, policy).items():
             assert single(headers, name) == value, (relpath, name)
-        if not relpath.endswith((".json", ".xml", ".csv", ".vcf", ".txt", ".webmanifest")):
+        if not relpath.endswith((".json", ".xml", ".csv", ".vcf", ".geojson", ".txt",
+                                 ".webmanifest")):
             assert "Access-Control-Allow-Origin" not in headers, relpath
         served += 1
     assert served > 50

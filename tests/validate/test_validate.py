@@ -91,7 +91,13 @@ def test_data_not_matching_its_published_schema(site):
         [{**entry, "n": ""} for entry in json.loads(text)]))
     site.edit("directory/export.json", lambda text: json.dumps(
         [{**record, "phone": None} for record in json.loads(text)]))
+    site.edit("directory/export.geojson", lambda text: json.dumps(
+        {"type": "FeatureCollection", "features": [{"type": "Feature"}]}))
+    site.edit("directory/datapackage.json", lambda text: json.dumps(
+        {**json.loads(text), "resources": []}))
     text = problems(site.validate())
+    assert "directory/export.geojson: does not match schemas/directory-geojson.schema.json" in text
+    assert "directory/datapackage.json: does not match schemas/datapackage.schema.json" in text
     assert "search-index.json: does not match schemas/search-index.schema.json" in text
     assert "directory/export.json: does not match schemas/directory-export.schema.json" in text
 

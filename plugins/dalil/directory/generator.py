@@ -11,7 +11,7 @@ from pelican.cache import FileStampDataCacher
 from pelican.generators import Generator
 from pelican.readers import Readers, find_empty_alt
 
-from dalil.core.dates import to_utc
+from dalil.core.dates import build_time, to_utc
 from dalil.core.errors import ContentErrors
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
 from dalil.core.output import OBSERVER_KEY, write_if_changed
@@ -20,9 +20,12 @@ from dalil.core.parallel import Pool, worker_count
 from dalil.core.slugs import SLUG_RULE, derive_slug, is_valid_slug
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import html_text, plain_text
+from dalil.core.urls import root_path
 from dalil.core.writer import DalilWriter, output_file_path
+from dalil.search.settings import search_settings
 
 from . import validate
+from .hours import parse_hours, utc_offsets
 from .incremental import PageCache, digest, global_digest, listing_key, term_key
 from .jsonld import listing_json_ld
 from .model import CONTEXT_KEY, Directory, Listing, Term
@@ -33,6 +36,7 @@ from .settings import directory_settings
 logger = logging.getLogger(__name__)
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
+UTC_OFFSETS_KEY = "dalil_utc_offsets"
 
 
 class SourceFile:
@@ -60,6 +64,7 @@ class DirectoryGenerator(Generator):
         self.writer = None
         self.workers = worker_count(self.config.workers)
         self.lean_reader = LeanMarkdownReader(reader_settings)
+        self.near_me_index = near_me_index(self.settings)
         # Uncompressed: gzip made saving 10,000 listings take longer than reading them.
         self.source_cache = FileStampDataCacher(
             dict(self.settings, GZIP_CACHE=False), "dalil_directory_sources",
@@ -152,9 +157,16 @@ class DirectoryGenerator(Generator):
                 errors.add(source.display_path, "duplicate %s slug %r, also used by %s",
                            kind, slug, terms[slug].source_path)
                 continue
+            schema_type = "LocalBusiness"
+            if kind == "category":
+                try:
+                    schema_type = validate.clean_schema_type(meta.get("schema_type"))
+                except ValueError as error:
+                    errors.add(source.display_path, "%s", error)
+                    continue
             terms[slug] = Term(
                 kind=kind, slug=slug, name=name, name_en=name_en, name_fr=name_fr,
-                province=plain_text(meta.get("province")),
+                province=plain_text(meta.get("province")), schema_type=schema_type,
                 description=html_text(source.content, source.display_path),
                 source_path=source.display_path,
                 url=url_pattern.format(slug=slug), save_as=save_as_pattern.format(slug=slug),
@@ -189,6 +201,15 @@ class DirectoryGenerator(Generator):
                     fields[key] = clean(meta.get(key))
                 except ValueError as error:
                     problems.append(str(error))
+            try:
+                fields["latitude"], fields["longitude"] = validate.clean_coordinates(
+                    meta.get("latitude"), meta.get("longitude"))
+            except ValueError as error:
+                problems.append(str(error))
+            try:
+                fields["hours"], fields["opening_ranges"] = parse_hours(meta.get("hours"))
+            except ValueError as error:
+                problems.append(str(error))
             name_en, name_fr = plain_text(meta.get("name_en")), plain_text(meta.get("name_fr"))
             slug = self._slug(source, errors, name_en, name_fr, name)
             if problems or slug is None:
@@ -244,6 +265,10 @@ class DirectoryGenerator(Generator):
             cities=[cities[slug] for slug in sorted(cities)],
         )
         self.context[CONTEXT_KEY] = self.directory
+        # Listing pages tell "open now" with the build's zone data (see hours.utc_offsets).
+        self.context[UTC_OFFSETS_KEY] = ";".join(
+            f"{start}:{'' if minutes is None else minutes}" for start, minutes
+            in utc_offsets(self.settings.get("TIMEZONE") or "UTC", build_time().year))
         register_page(self.context, cfg.index_url, "الدليل")
         for save_as in cfg.not_found_save_as:
             url = save_as[: -len("index.html")] if save_as.endswith("/index.html") else save_as
@@ -356,6 +381,7 @@ class DirectoryGenerator(Generator):
 
         return {
             "term": term, "page_listings": term.listings[(number - 1) * per_page:number * per_page],
+            "near_me_index": self.near_me_index,
             "page_number": number, "page_count": count,
             "previous_url": page_url(number - 1) if number > 1 else "",
             "next_url": page_url(number + 1) if number < count else "",
@@ -369,6 +395,16 @@ class DirectoryGenerator(Generator):
         if isinstance(self.writer, DalilWriter):
             self.writer_counts = (self.writer.changed, self.writer.unchanged)
         print_summary(self, time.perf_counter() - self.started)
+
+
+def near_me_index(settings):
+    """The search index's path, which "near me" on category and city pages reads; ``""``
+    when the search plugin does not write it."""
+    plugins = {str(getattr(plugin, "__name__", plugin)) for plugin in settings.get("PLUGINS") or ()}
+    if "dalil.search" not in plugins:
+        return ""
+    save_as = search_settings(settings).index_save_as
+    return root_path(save_as) if save_as else ""
 
 
 def _read_chunk(generator, relpaths):

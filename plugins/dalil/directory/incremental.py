@@ -29,7 +29,8 @@ logger = logging.getLogger(__name__)
 CACHE_NAME = "dalil_directory_pages.pickle"
 # Names the directory generator passes to its templates itself.
 PAGE_NAMES = {"listing", "json_ld", "noindex", "term", "page_listings", "page_number",
-              "page_count", "previous_url", "next_url", "output_file", "localsiteurl"}
+              "page_count", "previous_url", "next_url", "output_file", "localsiteurl",
+              "near_me_index"}
 # Settings that change how a build runs, never what it writes.
 _NOT_OUTPUT_SETTINGS = {"DALIL_DIRECTORY_WORKERS", "CACHE_CONTENT", "LOAD_CONTENT_CACHE",
                         "DALIL_PERF_TIMINGS_PATH"}

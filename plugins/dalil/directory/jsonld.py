@@ -2,14 +2,35 @@
 
 import json
 
+from dalil.core.text import plain_text
 from dalil.core.urls import absolute_url
+
+from .hours import MINUTES_PER_DAY, SCHEMA_DAYS, clock
+
+
+def opening_hours_specification(opening_ranges):
+    """One OpeningHoursSpecification per distinct (opens, closes), with its days.
+
+    A ``closes`` before ``opens`` ends the next day (schema.org's rule); the end of the
+    day is 23:59, as search engines read "open 24 hours" (schema.org has no 24:00).
+    """
+    days_by_times = {}
+    for day, opens, closes in opening_ranges:
+        ends = closes - MINUTES_PER_DAY if closes > MINUTES_PER_DAY else closes
+        times = (clock(opens), "23:59" if ends == MINUTES_PER_DAY else clock(ends))
+        days_by_times.setdefault(times, []).append(day)
+    ordered = sorted(days_by_times.items(), key=lambda item: (item[1][0], item[0]))
+    return [{"@type": "OpeningHoursSpecification",
+             "dayOfWeek": ["https://schema.org/" + SCHEMA_DAYS[day] for day in days],
+             "opens": opens, "closes": closes}
+            for (opens, closes), days in ordered]
 
 
 def listing_json_ld(listing, siteurl):
     """The JSON-LD text, safe inside ``<script type="application/ld+json">``."""
     data = {
         "@context": "https://schema.org",
-        "@type": "LocalBusiness",
+        "@type": listing.category.schema_type,
         "name": listing.name,
         "url": absolute_url(siteurl, listing.url),
     }
@@ -24,6 +45,14 @@ def listing_json_ld(listing, siteurl):
         data["sameAs"] = listing.website
     if listing.image:
         data["image"] = absolute_url(siteurl, listing.image)
+    description = plain_text(listing.summary)
+    if description:
+        data["description"] = description
+    if listing.has_coordinates:
+        data["geo"] = {"@type": "GeoCoordinates", "latitude": listing.latitude,
+                       "longitude": listing.longitude}
+    if listing.opening_ranges:
+        data["openingHoursSpecification"] = opening_hours_specification(listing.opening_ranges)
     address = {"@type": "PostalAddress", "addressLocality": listing.city.name}
     if listing.street:
         address["streetAddress"] = listing.street

@@ -1,11 +1,20 @@
 """The directory model: built once per build, read by every writer."""
 
 from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
 from dalil.core.dates import rfc3339
 
+from .hours import MINUTES_PER_DAY, clock
+
 CONTEXT_KEY = "dalil_directory"
 ADDRESS_SEPARATOR = "، "  # Arabic comma
+OSM_DIRECTIONS = "https://www.openstreetmap.org/directions"
+
+
+def format_degrees(value):
+    """A coordinate as a plain decimal, never in exponent form (``1e-05``)."""
+    return f"{value:.6f}".rstrip("0").rstrip(".")
 
 
 @dataclass(eq=False)
@@ -22,6 +31,7 @@ class Term:
     source_path: str
     url: str
     save_as: str
+    schema_type: str = "LocalBusiness"  # a category's schema.org LocalBusiness subtype
     listings: list = field(default_factory=list)
 
 
@@ -48,6 +58,41 @@ class Listing:
     source_path: str
     url: str
     save_as: str
+    latitude: object = None  # WGS 84 degrees (float), or None: both or neither
+    longitude: object = None
+    hours: str = ""  # schema.org openingHours text
+    opening_ranges: tuple = ()  # (day, opens, closes) from hours.parse_hours
+
+    @property
+    def has_coordinates(self):
+        return self.latitude is not None
+
+    @property
+    def coordinates_text(self):
+        """``(latitude, longitude)`` as plain decimals (``33.5731``), for URIs and vCards."""
+        return tuple(format_degrees(value) for value in (self.latitude, self.longitude))
+
+    @property
+    def geo_uri(self):
+        """RFC 5870 ``geo:`` URI: a phone opens its maps app on it."""
+        return "geo:{},{}".format(*self.coordinates_text) if self.has_coordinates else ""
+
+    @property
+    def directions_url(self):
+        """OpenStreetMap's directions to the listing, from a start the visitor types."""
+        if not self.has_coordinates:
+            return ""
+        return OSM_DIRECTIONS + "?" + urlencode({"route": ";{},{}".format(*self.coordinates_text)})
+
+    @property
+    def week(self):
+        """Seven ``(day, [(opens, closes), ...])`` rows from Monday, times as ``HH:MM``;
+        a range ending the next day shows its real closing time."""
+        rows = [(day, []) for day in range(7)]
+        for day, opens, closes in self.opening_ranges:
+            ends = closes - MINUTES_PER_DAY if closes > MINUTES_PER_DAY else closes
+            rows[day][1].append((clock(opens), clock(ends)))
+        return rows
 
     @property
     def last_modified(self):

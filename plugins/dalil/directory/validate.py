@@ -53,3 +53,40 @@ def clean_status(value):
     if status not in STATUSES:
         raise ValueError(f"Status {status!r} is not one of {', '.join(STATUSES)}")
     return status
+
+
+_DEGREES = re.compile(r"[+-]?[0-9]{1,3}(?:\.[0-9]+)?")
+# Beyond 6 decimals (about 0.1 m) a position says nothing more.
+COORDINATE_DECIMALS = 6
+
+
+def _degrees(name, value, limit):
+    text = plain_text(value)
+    if not _DEGREES.fullmatch(text) or abs(float(text)) > limit:
+        raise ValueError(f"{name} {text!r} is not a number of degrees from -{limit} to {limit}")
+    return round(float(text), COORDINATE_DECIMALS) + 0.0  # no -0.0
+
+
+def clean_coordinates(latitude, longitude):
+    """``(latitude, longitude)`` in WGS 84 decimal degrees, or ``(None, None)``: both or neither."""
+    given = [value is not None and plain_text(value) != "" for value in (latitude, longitude)]
+    if not any(given):
+        return None, None
+    if not all(given):
+        present, missing = ("Latitude", "Longitude") if given[0] else ("Longitude", "Latitude")
+        raise ValueError(f"{present} is given without {missing}: give both or neither")
+    return _degrees("Latitude", latitude, 90), _degrees("Longitude", longitude, 180)
+
+
+_SCHEMA_TYPE = re.compile(r"[A-Z][A-Za-z]{1,63}")
+
+
+def clean_schema_type(value):
+    """A schema.org type name such as ``Restaurant`` (a LocalBusiness subtype)."""
+    schema_type = plain_text(value)
+    if not schema_type:
+        return "LocalBusiness"
+    if not _SCHEMA_TYPE.fullmatch(schema_type):
+        raise ValueError(f"Schema_type {schema_type!r} is not a schema.org type name such as "
+                         "Restaurant")
+    return schema_type

@@ -4,12 +4,14 @@ import logging
 
 from pelican.generators import Generator
 
+from dalil.core.dates import build_time
 from dalil.core.output import output_files
-from dalil.directory.model import CONTEXT_KEY
 from dalil.core.parallel import worker_count
+from dalil.directory.model import CONTEXT_KEY
 from dalil.directory.settings import directory_settings
 
-from .schema import export_schema
+from .datapackage import data_package
+from .schema import datapackage_schema, export_schema, geojson_schema
 from .settings import export_settings
 from .writers import write_exports
 
@@ -31,6 +33,14 @@ class ExportsGenerator(Generator):
         files = output_files(self.context)
         workers = worker_count(directory_settings(self.settings).workers)
         count = write_exports(files, directory, cfg, siteurl, workers)
-        if cfg.schema_save_as:
-            files.write(cfg.schema_save_as, export_schema(siteurl, cfg.schema_save_as))
+        for save_as, make_schema in ((cfg.schema_save_as, export_schema),
+                                     (cfg.geojson_schema_save_as, geojson_schema),
+                                     (cfg.datapackage_schema_save_as, datapackage_schema)):
+            if save_as:
+                files.write(save_as, make_schema(siteurl, save_as))
+                count += 1
+        package = data_package(cfg, siteurl, self.settings.get("SITENAME", ""), build_time())
+        if cfg.datapackage_save_as and package:
+            files.write(cfg.datapackage_save_as, package)
+            count += 1
         logger.info("dalil.exports: %d listings exported, %d files", len(directory.listings), count)

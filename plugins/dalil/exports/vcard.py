@@ -17,7 +17,7 @@ _NO_FOLDING = 1 << 30
 class _ListingCard(VCard3_0):
     """vCard 3.0 whose lines come in the interface's order (vobject sorts the rest)."""
 
-    sortFirst = ("version", "fn", "n", "tel", "adr", "org", "url", "email", "rev")
+    sortFirst = ("version", "fn", "n", "tel", "adr", "org", "url", "email", "geo", "rev")
 
 
 def fold_line(line, limit=LINE_LIMIT):
@@ -55,6 +55,9 @@ def listing_card(listing):
     if listing.email:
         email = card.add("email")
         email.value, email.type_param = listing.email, ["INTERNET", "WORK"]
+    if listing.has_coordinates:
+        # RFC 2426 3.4.2: two floats separated by a semicolon, a structure vobject keeps as text.
+        card.add("geo").value = ";".join(listing.coordinates_text)
     if listing.date_modified:
         card.add("rev").value = listing.date_modified
     return card
@@ -64,7 +67,8 @@ def vcard_key(listing):
     """Every value ``listing_card`` reads: the same key, the same card."""
     return (listing.name, listing.phone, listing.street, listing.city.name,
             listing.city.province, listing.postal_code, listing.country, listing.category.name,
-            listing.website, listing.email, listing.date_modified)
+            listing.website, listing.email, listing.latitude, listing.longitude,
+            listing.date_modified)
 
 
 def listing_vcard(listing):

@@ -10,7 +10,7 @@ import json
 
 from dalil.core.parallel import Pool
 
-from .records import FIELDS, export_record
+from .records import FIELDS, export_record, geojson_feature
 from .spreadsheet import guard_cell
 from .vcard import listing_vcard, vcard_key
 
@@ -18,19 +18,34 @@ BOM = "\ufeff"
 
 
 class JsonArrayWriter:
-    """A JSON array, one ``json.dumps``'d record per line."""
+    """A JSON array, one ``json.dumps``'d record per line, after ``head`` and before ``tail``
+    (the text around the array in a larger document)."""
 
-    def __init__(self, stream):
+    def __init__(self, stream, head="", tail=""):
         self.stream = stream
+        self.tail = tail
+        stream.write(head)
         self.separator = "["
 
-    def writerecord(self, record):
+    def writerecord(self, record, listing):
         self.stream.write(self.separator + "\n")
         self.stream.write(json.dumps(record, ensure_ascii=False, allow_nan=False))
         self.separator = ","
 
     def close(self):
-        self.stream.write("[]\n" if self.separator == "[" else "\n]\n")
+        self.stream.write(("[]" if self.separator == "[" else "\n]") + self.tail + "\n")
+
+
+class GeoJsonWriter(JsonArrayWriter):
+    """An RFC 7946 FeatureCollection: one Point Feature per listing with coordinates."""
+
+    def __init__(self, stream):
+        head, tail = json.dumps({"type": "FeatureCollection", "features": None}).split("null")
+        super().__init__(stream, head, tail)
+
+    def writerecord(self, record, listing):
+        if listing.has_coordinates:
+            super().writerecord(geojson_feature(listing, record), listing)
 
 
 class CsvWriter:
@@ -41,7 +56,7 @@ class CsvWriter:
         self.writer = csv.writer(stream, dialect="excel", lineterminator="\r\n")
         self.writer.writerow(FIELDS)
 
-    def writerecord(self, record):
+    def writerecord(self, record, listing):
         self.writer.writerow([guard_cell(record[name]) for name in FIELDS])
 
     def close(self):
@@ -55,17 +70,19 @@ def write_exports(files, directory, config, siteurl, workers=1):
     """
     count = 0
     with contextlib.ExitStack() as stack:
-        # Both files in one pass: each record is made once and never kept.
+        # Every file in one pass: each record is made once and never kept.
         writers = []
         if config.json_save_as:
             writers.append(JsonArrayWriter(stack.enter_context(files.open(config.json_save_as))))
         if config.csv_save_as:
             writers.append(CsvWriter(stack.enter_context(
                 files.open(config.csv_save_as, newline=""))))
+        if config.geojson_save_as:
+            writers.append(GeoJsonWriter(stack.enter_context(files.open(config.geojson_save_as))))
         for listing in directory.listings:
             record = export_record(listing, siteurl)
             for writer in writers:
-                writer.writerecord(record)
+                writer.writerecord(record, listing)
         for writer in writers:
             writer.close()
         count += len(writers)

@@ -28,9 +28,11 @@ def make_entry(kind, slug, name, url, **optional):
 
 def listing_entry(listing):
     image = listing.image if listing.image.startswith("/") else ""  # external images: no path
+    coordinates = [listing.latitude, listing.longitude] if listing.has_coordinates else None
     return make_entry("listing", listing.slug, listing.name, listing.url,
                       n_en=listing.name_en, n_fr=listing.name_fr, c=listing.category.name,
-                      a=listing.short_address, img=root_path(image) if image else "")
+                      a=listing.short_address, img=root_path(image) if image else "",
+                      ll=coordinates)
 
 
 def term_entry(term):

@@ -41,12 +41,19 @@ def search_index_schema(siteurl, save_as):
                     "c": {**text, "description": "category name (listings)"},
                     "a": {**text, "description": "address: street and city (listings)"},
                     "img": {**path, "description": "image path (listings)"},
+                    "ll": {
+                        "type": "array", "minItems": 2, "maxItems": 2,
+                        "prefixItems": [{"type": "number", "minimum": -90, "maximum": 90},
+                                        {"type": "number", "minimum": -180, "maximum": 180}],
+                        "description": "[latitude, longitude], WGS 84 decimal degrees, at most "
+                                       "6 decimals (listings with coordinates)",
+                    },
                     "url": {**path, "description": "page path"},
                 },
                 "allOf": [
                     {"if": {"properties": {"t": {"const": "listing"}}},
                      "then": {"required": ["c"]},
-                     "else": {"properties": {"c": False, "a": False, "img": False}}},
+                     "else": {"properties": {"c": False, "a": False, "img": False, "ll": False}}},
                     {"if": {"properties": {"t": {"enum": ["news", "blog", "page"]}}},
                      "then": {"properties": {"n_en": False, "n_fr": False}}},
                 ],

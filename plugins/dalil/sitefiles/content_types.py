@@ -20,6 +20,7 @@ EXTENSION_TYPES = {
     ".txt": "text/plain; charset=utf-8",
     ".csv": "text/csv; charset=utf-8",
     ".vcf": "text/vcard; charset=utf-8",
+    ".geojson": "application/geo+json",  # RFC 7946 registers no charset: always UTF-8
     ".webmanifest": "application/manifest+json",
     ".svg": "image/svg+xml",
     ".png": "image/png",
@@ -58,6 +59,7 @@ PUBLISHED_JSON_AND_XML = (
     "build-info.json",
     "feed.json",
     "directory/export.json",
+    "directory/datapackage.json",
     "schemas/*.schema.json",
     "opensearch.xml",
     "rss.xml",

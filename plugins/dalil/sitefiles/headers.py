@@ -31,7 +31,7 @@ REVALIDATE = "public, max-age=0, must-revalidate"
 IMMUTABLE = "public, max-age=31536000, immutable"
 NO_CACHE_PATHS = ("build-info.json", "sw.js")
 # Data files that browser clients on other sites may fetch.
-DATA_EXTENSIONS = (".json", ".xml", ".csv", ".vcf", ".txt", ".webmanifest")
+DATA_EXTENSIONS = (".json", ".xml", ".csv", ".vcf", ".geojson", ".txt", ".webmanifest")
 FINGERPRINT_EXTENSIONS = ("css", "js", "mjs", "svg", "png", "jpg", "jpeg", "gif", "webp",
                           "avif", "ico", "woff", "woff2", "ttf", "otf")
 FINGERPRINT_PATTERN = r"\.[0-9a-f]{8,64}\.(%s)$" % "|".join(FINGERPRINT_EXTENSIONS)

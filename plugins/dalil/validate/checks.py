@@ -242,6 +242,15 @@ def check_exports(site, outputs, report):
             records = None
     if csv_path and site.exists(csv_path):
         check_csv(site, csv_path, records, report)
+    for data_key, schema_key in (("export_geojson", "export_geojson_schema"),
+                                 ("datapackage", "datapackage_schema")):
+        path, schema_path = outputs.get(data_key), outputs.get(schema_key)
+        if path and site.exists(path):
+            document = load_json(site, path, report)
+            if document is not None and schema_path and site.exists(schema_path):
+                schema = load_json(site, schema_path, report)
+                if schema is not None:
+                    check_against_schema(site, path, document, schema, schema_path, report)
 
 
 def check_csv(site, relpath, records, report):

@@ -1,0 +1,116 @@
+// "Near me": on the button's click only, ask for the visitor's position and list the
+// listings of the search index (of one category or city, if the section names one) by
+// great-circle distance; listings without coordinates follow. The position stays here.
+(function () {
+  'use strict';
+  var EARTH_KM = 6371.0088;
+
+  function radians(degrees) { return degrees * Math.PI / 180; }
+
+  // Haversine distance in kilometres between two [latitude, longitude] points.
+  function distance(a, b) {
+    var dLat = radians(b[0] - a[0]);
+    var dLon = radians(b[1] - a[1]);
+    var h = Math.pow(Math.sin(dLat / 2), 2) +
+      Math.cos(radians(a[0])) * Math.cos(radians(b[0])) * Math.pow(Math.sin(dLon / 2), 2);
+    return 2 * EARTH_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+  }
+
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
+  }
+
+  function label(data, km) {
+    if (km < 1) return fill(data.textM, { n: Math.max(10, Math.round(km * 100) * 10) });
+    return fill(data.textKm, { n: km < 10 ? km.toFixed(1) : String(Math.round(km)) });
+  }
+
+  function belongs(data, entry) {
+    if (entry.t !== 'listing') return false;
+    if (data.category && entry.c !== data.category) return false;
+    // A listing's address is "street، city" or the city alone.
+    if (data.city && entry.a !== data.city && !(entry.a || '').endsWith('، ' + data.city)) {
+      return false;
+    }
+    return true;
+  }
+
+  function setup(section) {
+    var data = section.dataset;
+    var button = section.querySelector('.near-me-button');
+    var status = section.querySelector('.near-me-status');
+    var list = section.querySelector('.near-me-results');
+    var more = section.querySelector('.near-me-more');
+    var limit = Number(data.limit) || 20;
+    var ordered = [];
+    var shown = 0;
+
+    function render() {
+      ordered.slice(shown, shown + limit).forEach(function (item) {
+        var li = document.createElement('li');
+        var link = document.createElement('a');
+        link.href = data.base + item.entry.url;
+        link.textContent = item.entry.n;
+        li.appendChild(link);
+        if (item.km !== null) {
+          var span = document.createElement('span');
+          span.className = 'distance';
+          span.textContent = ' · ' + label(data, item.km);
+          li.appendChild(span);
+        }
+        if (item.entry.a) {
+          var where = document.createElement('p');
+          where.className = 'meta';
+          where.textContent = item.entry.a;
+          li.appendChild(where);
+        }
+        list.appendChild(li);
+      });
+      shown = Math.min(ordered.length, shown + limit);
+      more.hidden = shown >= ordered.length;
+    }
+
+    function show(position) {
+      var here = [position.coords.latitude, position.coords.longitude];
+      fetch(data.index, { credentials: 'same-origin' })
+        .then(function (response) {
+          if (!response.ok) throw new Error(response.status);
+          return response.json();
+        })
+        .then(function (entries) {
+          var listings = entries.filter(function (entry) { return belongs(data, entry); });
+          var placed = listings.filter(function (entry) { return entry.ll; })
+            .map(function (entry) { return { entry: entry, km: distance(here, entry.ll) }; })
+            .sort(function (a, b) { return a.km - b.km; });
+          var unplaced = listings.filter(function (entry) { return !entry.ll; })
+            .map(function (entry) { return { entry: entry, km: null }; });
+          ordered = placed.concat(unplaced);
+          list.textContent = '';
+          shown = 0;
+          render();
+          list.hidden = false;
+          status.textContent = fill(data.textDone, { count: ordered.length });
+        })
+        .catch(function () { status.textContent = data.textError; })
+        .then(function () { button.disabled = false; });
+    }
+
+    button.addEventListener('click', function () {
+      if (!navigator.geolocation) {
+        status.textContent = data.textUnsupported;
+        return;
+      }
+      button.disabled = true;
+      status.textContent = data.textLocating;
+      navigator.geolocation.getCurrentPosition(show, function (error) {
+        status.textContent = error.code === error.PERMISSION_DENIED ? data.textDenied
+          : data.textFailed;
+        button.disabled = false;
+      }, { maximumAge: 60000, timeout: 20000 });
+    });
+    more.addEventListener('click', render);
+    button.hidden = false;
+  }
+
+  document.querySelectorAll('.near-me[data-index]').forEach(setup);
+})();
