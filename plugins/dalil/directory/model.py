@@ -23,6 +23,8 @@ class Term:
     url: str
     save_as: str
     listings: list = field(default_factory=list)
+    # A category's search keywords (singulars, broken plurals, synonyms, other languages).
+    keywords: tuple = ()
 
 
 @dataclass(eq=False)

@@ -53,3 +53,11 @@ def clean_status(value):
     if status not in STATUSES:
         raise ValueError(f"Status {status!r} is not one of {', '.join(STATUSES)}")
     return status
+
+
+def clean_keywords(value):
+    """A category's ``Keywords``: comma-separated (Latin or Arabic comma), each plain text;
+    a repeated ``Keywords:`` line adds to the list. Empty and repeated words are dropped."""
+    lines = value if isinstance(value, list) else [value or ""]
+    words = (plain_text(word) for line in lines for word in re.split(r"[,،]", str(line)))
+    return tuple(dict.fromkeys(word for word in words if word))

@@ -82,12 +82,92 @@
     return loads[url];
   }
 
-  /* Normalised fields, computed once: a keystroke only compares strings. */
+  // Arabic light stemming: attached prefixes (conjunction, preposition, article) and
+  // common suffixes, on normalised words (so ة is already ه); never below three letters.
+  var ARTICLE_PREFIXES = ["\u0648\u0627\u0644", "\u0641\u0627\u0644", "\u0628\u0627\u0644",
+                          "\u0643\u0627\u0644", "\u0644\u0644", "\u0627\u0644"];
+  var LETTER_PREFIXES = "\u0648\u0641\u0628\u0643\u0644";  // و ف ب ك ل
+  var SUFFIXES = ["\u0647\u0627", "\u0627\u062a", "\u0648\u0646", "\u064a\u0646", "\u0627\u0646",
+                  "\u064a\u0647", "\u0647", "\u064a"];  // ها ات ون ين ان يه ه ي
+  var LATIN_WORD = /^[a-z0-9]+$/;
+
+  /* The stem of one normalised word: Arabic prefixes and a suffix off, or a Latin plural
+     s or x off. The word itself when nothing can be taken off. */
+  function stem(word) {
+    if (word.length < 4) return word;
+    if (LATIN_WORD.test(word)) {
+      var last = word.charAt(word.length - 1);
+      return last === "s" || last === "x" ? word.slice(0, -1) : word;
+    }
+    var i, stemmed = word;
+    for (i = 0; i < ARTICLE_PREFIXES.length; i++) {
+      if (stemmed.startsWith(ARTICLE_PREFIXES[i]) && stemmed.length - ARTICLE_PREFIXES[i].length >= 3) {
+        stemmed = stemmed.slice(ARTICLE_PREFIXES[i].length);
+        break;
+      }
+    }
+    // A lone letter prefix only on a long word: بنك, فندق and كتاب start with one too.
+    if (stemmed === word && stemmed.length >= 5 && LETTER_PREFIXES.indexOf(stemmed.charAt(0)) >= 0) {
+      stemmed = stemmed.slice(1);
+    }
+    for (i = 0; i < SUFFIXES.length; i++) {
+      if (stemmed.endsWith(SUFFIXES[i]) && stemmed.length - SUFFIXES[i].length >= 3) {
+        return stemmed.slice(0, -SUFFIXES[i].length);
+      }
+    }
+    return stemmed;
+  }
+
+  /* " form form … ": each word of a normalised text and its stem, so that " " + a query
+     form found in it is a word (or stem) starting with that form. */
+  function formsText(text) {
+    if (!text) return " ";
+    var words = text.split(" ");
+    var forms = [];
+    for (var i = 0; i < words.length; i++) {
+      var stemmed = stem(words[i]);
+      forms.push(words[i]);
+      if (stemmed !== words[i]) forms.push(stemmed);
+    }
+    return " " + forms.join(" ") + " ";
+  }
+
+  /* Whether a and b are at most one edit apart: a letter changed, added or removed, or
+     two neighbours swapped. */
+  function withinOneEdit(a, b) {
+    var la = a.length, lb = b.length;
+    if (Math.abs(la - lb) > 1) return false;
+    var i = 0;
+    while (i < la && i < lb && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+    if (i === la || i === lb) return true;
+    if (la === lb) {
+      if (a.slice(i + 1) === b.slice(i + 1)) return true;  // one substitution
+      return a.charAt(i) === b.charAt(i + 1) && a.charAt(i + 1) === b.charAt(i) &&
+        a.slice(i + 2) === b.slice(i + 2);  // two neighbours swapped
+    }
+    return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  }
+
+  var TYPE_ORDER = { listing: 0, category: 1, location: 2, news: 3, blog: 4, page: 5 };
+
+  /* Normalised fields and their word forms, computed once: a keystroke only compares
+     strings. A listing's category group holds its category's names and Keywords, its
+     address group its city's names. Items come in name order, so every rank lists its
+     matches by name without a sort. */
   function prepare(entries) {
+    var terms = { category: {}, location: {} };
+    entries.forEach(function (entry) {
+      if (terms[entry.t]) {
+        terms[entry.t][entry.s] = [entry.n_en, entry.n_fr].concat(entry.k || []).join(" ");
+      }
+    });
     var texts = [];
     for (var i = 0; i < entries.length; i++) {
       var entry = entries[i];
-      texts.push(entry.n || "", entry.n_en || "", entry.n_fr || "", entry.c || "", entry.a || "");
+      var categoryText = entry.t === "category" ? (entry.k || []).join(" ")
+        : (entry.c || "") + " " + (terms.category[entry.cs] || "");
+      var addressText = (entry.a || "") + " " + (terms.location[entry.ls] || "");
+      texts.push(entry.n || "", entry.n_en || "", entry.n_fr || "", categoryText, addressText);
     }
     var norm = normalizeAll(texts);
     var items = new Array(entries.length);
@@ -96,109 +176,174 @@
       var names = [norm[k]];
       if (norm[k + 1]) names.push(norm[k + 1]);
       if (norm[k + 2]) names.push(norm[k + 2]);
-      items[i] = { entry: entries[i], names: names,
-                   text: names.join(" ") + " " + norm[k + 3] + " " + norm[k + 4] };
+      var nameForms = formsText(names.join(" "));
+      var categoryForms = formsText(norm[k + 3]);
+      var addressForms = formsText(norm[k + 4]);
+      items[i] = { entry: entries[i], names: names, nameForms: nameForms,
+                   categoryForms: categoryForms, addressForms: addressForms,
+                   text: nameForms + categoryForms + addressForms };
     }
+    items.sort(function (a, b) {
+      var x = a.names[0], y = b.names[0];
+      if (x !== y) return x < y ? -1 : 1;
+      var order = TYPE_ORDER[a.entry.t] - TYPE_ORDER[b.entry.t];
+      if (order) return order;
+      return a.entry.s < b.entry.s ? -1 : a.entry.s > b.entry.s ? 1 : 0;
+    });
     return items;
   }
 
-  /* The query and the forms rank() looks for, built once per keystroke. */
-  function compile(query) {
-    var words = query.split(" ");
-    var longest = words.reduce(function (a, b) { return b.length > a.length ? b : a; });
-    // The scan looks for the longest word without a leading al- (ال): it starts so many
-    // Arabic words that searching for it is slow; each candidate is then checked.
-    var needle = longest.length > 3 && longest.startsWith("\u0627\u0644") ? longest.slice(2) : longest;
-    return { query: query, words: words, needle: needle, exact: needle === query,
-             article: "\u0627\u0644" + query, word: " " + query,
-             articleWord: " \u0627\u0644" + query };
-  }
-
-  function hasWords(text, words) {
-    for (var w = 0; w < words.length; w++) {
-      if (text.indexOf(words[w]) < 0) return false;
+  /* The distinct word forms of every item: what a misspelt word is compared with. */
+  function vocabulary(items) {
+    var seen = new Set();
+    for (var i = 0; i < items.length; i++) {
+      var forms = items[i].text.split(" ");
+      for (var j = 0; j < forms.length; j++) if (forms[j]) seen.add(forms[j]);
     }
-    return true;
+    return Array.from(seen);
   }
 
-  /* 0 exact name, 1 name starts with the query (or with al- + query), 2 a word of a name
-     does, 3 every word is in one name, 4 elsewhere (category, address). */
-  function rank(names, q) {
-    var best = 4;
-    for (var i = 0; i < names.length; i++) {
-      var name = names[i];
-      if (name === q.query) return 0;
-      if (best > 1 && (name.startsWith(q.query) || name.startsWith(q.article))) best = 1;
-      else if (best > 2 && (name.indexOf(q.word) >= 0 || name.indexOf(q.articleWord) >= 0)) best = 2;
-      else if (best > 3 && hasWords(name, q.words)) best = 3;
+  var TYPO_MIN_LENGTH = 5;
+
+  /* A query word: the needles that find it as the start of a word or stem, and (five
+     letters or more) the whole words of the index one edit away, or starting one edit
+     away, that it does not already find. */
+  function compileWord(word, vocab) {
+    var forms = [word];
+    var stemmed = stem(word);
+    if (stemmed !== word) forms.push(stemmed);
+    var needles = forms.map(function (form) { return " " + form; });
+    var typos = [];
+    if (word.length >= TYPO_MIN_LENGTH) {
+      var n = word.length;
+      for (var i = 0; i < vocab.length; i++) {
+        var form = vocab[i];
+        if (form.length < n - 1) continue;
+        var found = false;
+        for (var f = 0; f < forms.length && !found; f++) {
+          if (form.startsWith(forms[f])) found = true;
+        }
+        if (found) continue;
+        if (withinOneEdit(word, form) || withinOneEdit(stemmed, form) ||
+            withinOneEdit(word, form.slice(0, n)) || withinOneEdit(word, form.slice(0, n + 1)) ||
+            withinOneEdit(word, form.slice(0, n - 1))) {
+          typos.push(" " + form + " ");
+        }
+      }
     }
-    return best;
+    return { word: word, needles: needles, typos: typos };
   }
 
-  /* A searcher over prepared items. A fresh query scans one long string of every
-     entry's text; typing more of the same query only re-checks the previous matches
-     (a longer query can only match fewer entries). A single character matches the
-     start of a word of a name only: "every entry with an alef" helps nobody. */
+  function hasAny(text, needles) {
+    for (var i = 0; i < needles.length; i++) if (text.indexOf(needles[i]) >= 0) return true;
+    return false;
+  }
+
+  // Ranks: exact name, name prefix, words in names, in a category or its keywords, in the
+  // address; a match that needs a misspelt word comes after every exact one.
+  var RANK_EXACT = 0, RANK_PREFIX = 1, RANK_NAME = 2, RANK_CATEGORY = 3, RANK_ADDRESS = 4;
+  var RANK_TYPO = 5, RANKS = 10;
+
+  /* The rank of an item for the compiled query, or -1 when a word does not match. */
+  function rank(item, q) {
+    var worst = RANK_NAME, typo = false;
+    for (var w = 0; w < q.words.length; w++) {
+      var word = q.words[w];
+      var where = -1;
+      for (var pass = 0; pass < 2 && where < 0; pass++) {
+        var needles = pass ? word.typos : word.needles;
+        if (!needles.length) continue;
+        if (hasAny(item.nameForms, needles)) where = RANK_NAME;
+        else if (q.single) where = -1;
+        else if (hasAny(item.categoryForms, needles)) where = RANK_CATEGORY;
+        else if (hasAny(item.addressForms, needles)) where = RANK_ADDRESS;
+        if (where >= 0 && pass) typo = true;
+      }
+      if (where < 0) return -1;
+      if (where > worst) worst = where;
+    }
+    if (!typo && worst === RANK_NAME) {
+      for (var i = 0; i < item.names.length; i++) {
+        var name = item.names[i];
+        if (name === q.query || name === q.article) return RANK_EXACT;
+        if (name.startsWith(q.query) || name.startsWith(q.article)) worst = RANK_PREFIX;
+      }
+    }
+    return typo ? worst + RANK_TYPO : worst;
+  }
+
+  /* A searcher over prepared items. Each keystroke scans one long string of every item's
+     word forms for the needles of the query's longest word, then ranks the items found.
+     One character matches the start of a word of a name only: "every entry with an
+     alef" helps nobody. */
   function createSearcher(entries) {
     var all = prepare(entries);
-    var ends = new Array(all.length);
+    var vocab = vocabulary(all);
+    var ends = new Int32Array(all.length);
     var offset = -1;
     for (var i = 0; i < all.length; i++) {
       offset += all[i].text.length + 1;
       ends[i] = offset;
     }
     var haystack = all.map(function (item) { return item.text; }).join("\n");
-    var last = { query: null, matches: all };
+    var marks = new Uint8Array(all.length);
 
-    function scanAll(q, keep) {
-      var at = haystack.indexOf(q.needle);
-      var item = 0;
-      while (at >= 0) {
-        while (ends[item] < at) item++;
-        if (q.exact || hasWords(all[item].text, q.words)) keep(all[item], -1);
-        at = haystack.indexOf(q.needle, ends[item] + 1);
+    function itemAt(position) {
+      var low = 0, high = ends.length - 1;
+      while (low < high) {
+        var middle = (low + high) >> 1;
+        if (ends[middle] < position) low = middle + 1; else high = middle;
+      }
+      return low;
+    }
+
+    /* Marks every item holding one of the needles. */
+    function scan(needles) {
+      for (var n = 0; n < needles.length; n++) {
+        var at = haystack.indexOf(needles[n]);
+        while (at >= 0) {
+          var index = itemAt(at);
+          marks[index] = 1;
+          at = haystack.indexOf(needles[n], ends[index] + 1);
+        }
       }
     }
 
-    function scanPool(pool, q, keep) {
-      for (var i = 0; i < pool.length; i++) {
-        if (hasWords(pool[i].text, q.words)) keep(pool[i], -1);
-      }
+    function compile(query) {
+      var words = query.split(" ").filter(function (word, at, list) {
+        return list.indexOf(word) === at;
+      }).map(function (word) { return compileWord(word, vocab); });
+      return { query: query, article: "\u0627\u0644" + query, words: words,
+               single: query.length === 1 };
     }
 
-    function scanNameStarts(q, keep) {
-      for (var i = 0; i < all.length; i++) {
-        var score = rank(all[i].names, q);
-        if (score < 3) keep(all[i], score);
-      }
-    }
-
+    /* Results for a query: { query, total, items (at most limit entries), ms }. */
     function search(rawQuery, limit) {
       var started = performance.now();
       var query = normalize(rawQuery);
-      if (!query) {
-        last = { query: null, matches: all };
-        return { query: query, total: 0, items: [], ms: performance.now() - started };
-      }
+      if (!query) return { query: query, total: 0, items: [], ms: performance.now() - started };
       var q = compile(query);
-      var buckets = [[], [], [], [], []];
-      var matches = [];
-      var keep = function (item, score) {
-        matches.push(item);
-        buckets[score < 0 ? rank(item.names, q) : score].push(item);
-      };
-      if (query.length === 1) scanNameStarts(q, keep);
-      else if (last.query !== null && query.startsWith(last.query)) scanPool(last.matches, q, keep);
-      else scanAll(q, keep);
-      // One character matched name starts only, not a superset of longer queries' matches.
-      last = { query: query.length > 1 ? query : null, matches: query.length > 1 ? matches : all };
-      // Buckets keep index order (type, then slug) within a rank: no sort needed.
-      var items = [];
-      for (var b = 0; b < buckets.length && items.length < limit; b++) {
-        var bucket = buckets[b];
-        for (var j = 0; j < bucket.length && items.length < limit; j++) items.push(bucket[j].entry);
+      // The word with the fewest candidates is likely the longest one.
+      var pivot = q.words.reduce(function (a, b) { return b.word.length > a.word.length ? b : a; });
+      marks.fill(0);
+      scan(pivot.needles);
+      scan(pivot.typos);
+      var buckets = [];
+      for (var b = 0; b < RANKS; b++) buckets.push([]);
+      var total = 0;
+      for (var index = 0; index < all.length; index++) {
+        if (!marks[index]) continue;
+        var score = rank(all[index], q);
+        if (score < 0) continue;
+        total++;
+        buckets[score].push(all[index].entry);
       }
-      return { query: query, total: matches.length, items: items, ms: performance.now() - started };
+      var items = [];
+      for (b = 0; b < RANKS && items.length < limit; b++) {
+        var bucket = buckets[b];
+        for (var j = 0; j < bucket.length && items.length < limit; j++) items.push(bucket[j]);
+      }
+      return { query: query, total: total, items: items, ms: performance.now() - started };
     }
 
     return { search: search, size: all.length };
@@ -252,6 +397,7 @@
 
   window.DalilSearch = {
     normalize: normalize,
+    stem: stem,
     loadIndex: loadIndex,
     createSearcher: createSearcher,
     card: card,
