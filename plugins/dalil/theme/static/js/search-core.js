@@ -240,9 +240,11 @@
   }
 
   // Ranks: exact name, name prefix, words in names, in a category or its keywords, in the
-  // address; a match that needs a misspelt word comes after every exact one.
+  // address; a match that needs a misspelt word comes after every exact one, and news,
+  // blog articles and pages after the directory's entries (but for an exact name).
   var RANK_EXACT = 0, RANK_PREFIX = 1, RANK_NAME = 2, RANK_CATEGORY = 3, RANK_ADDRESS = 4;
-  var RANK_TYPO = 5, RANKS = 10;
+  var RANK_TYPO = 5, RANK_CONTENT = 10, RANKS = 20;
+  var DIRECTORY_TYPES = { listing: true, category: true, location: true };
 
   /* The rank of an item for the compiled query, or -1 when a word does not match. */
   function rank(item, q) {
@@ -265,11 +267,12 @@
     if (!typo && worst === RANK_NAME) {
       for (var i = 0; i < item.names.length; i++) {
         var name = item.names[i];
-        if (name === q.query || name === q.article) return RANK_EXACT;
+        if (name === q.query || name === q.article) return RANK_EXACT;  // whatever the type
         if (name.startsWith(q.query) || name.startsWith(q.article)) worst = RANK_PREFIX;
       }
     }
-    return typo ? worst + RANK_TYPO : worst;
+    if (typo) worst += RANK_TYPO;
+    return DIRECTORY_TYPES[item.entry.t] ? worst : worst + RANK_CONTENT;
   }
 
   /* A searcher over prepared items. Each keystroke scans one long string of every item's
