@@ -64,6 +64,7 @@ class SearchGenerator(Generator):
             entries = build_entries(directory, self.context.get("articles", []),
                                     self.context.get("pages", []))
             files.write(cfg.index_save_as, serialise(entries))
+            files.precompress(cfg.index_save_as)
         if cfg.schema_save_as:
             files.write(cfg.schema_save_as,
                         serialise_schema(search_index_schema(siteurl, cfg.schema_save_as)))
