@@ -1,6 +1,6 @@
 /* Dalil search core: text normalisation, index loading, matching and result cards.
-   Shared by the search page, the random page and any page that reads /search-index.json.
-   Exposes window.DalilSearch. */
+   Shared by the search page and its worker, the random page and any page that reads
+   /search-index.json. Exposes DalilSearch (on window, or on the worker's self). */
 (function () {
   "use strict";
 
@@ -320,33 +320,59 @@
                single: query.length === 1 };
     }
 
-    /* Results for a query: { query, total, items (at most limit entries), ms }. */
-    function search(rawQuery, limit) {
+    /* Results for a query and filters ({ category: slug, city: slug }, both optional):
+       { query, total, items (at most limit entries), facets, ms }. With a filter only
+       listings are results, and an empty query lists every listing it keeps. facets
+       counts the matching listings per category (within the city filter) and per city
+       (within the category filter). */
+    function search(rawQuery, limit, filters) {
       var started = performance.now();
       var query = normalize(rawQuery);
-      if (!query) return { query: query, total: 0, items: [], ms: performance.now() - started };
-      var q = compile(query);
-      // The word with the fewest candidates is likely the longest one.
-      var pivot = q.words.reduce(function (a, b) { return b.word.length > a.word.length ? b : a; });
-      marks.fill(0);
-      scan(pivot.needles);
-      scan(pivot.typos);
+      var category = (filters && filters.category) || "";
+      var city = (filters && filters.city) || "";
+      var facets = { category: {}, city: {} };
+      if (!query && !category && !city) {
+        return { query: query, total: 0, items: [], facets: facets, ms: performance.now() - started };
+      }
+      var q = null;
+      if (query) {
+        q = compile(query);
+        // The word with the fewest candidates is likely the longest one.
+        var pivot = q.words.reduce(function (a, b) { return b.word.length > a.word.length ? b : a; });
+        marks.fill(0);
+        scan(pivot.needles);
+        scan(pivot.typos);
+      } else {
+        marks.fill(1);
+      }
       var buckets = [];
       for (var b = 0; b < RANKS; b++) buckets.push([]);
       var total = 0;
       for (var index = 0; index < all.length; index++) {
         if (!marks[index]) continue;
-        var score = rank(all[index], q);
+        var entry = all[index].entry;
+        if (!q && entry.t !== "listing") continue;
+        var score = q ? rank(all[index], q) : RANK_EXACT;
         if (score < 0) continue;
+        if (entry.t === "listing") {
+          var inCategory = !category || entry.cs === category;
+          var inCity = !city || entry.ls === city;
+          if (inCity) facets.category[entry.cs] = (facets.category[entry.cs] || 0) + 1;
+          if (inCategory) facets.city[entry.ls] = (facets.city[entry.ls] || 0) + 1;
+          if (!inCategory || !inCity) continue;
+        } else if (category || city) {
+          continue;
+        }
         total++;
-        buckets[score].push(all[index].entry);
+        buckets[score].push(entry);
       }
       var items = [];
       for (b = 0; b < RANKS && items.length < limit; b++) {
         var bucket = buckets[b];
         for (var j = 0; j < bucket.length && items.length < limit; j++) items.push(bucket[j]);
       }
-      return { query: query, total: total, items: items, ms: performance.now() - started };
+      return { query: query, total: total, items: items, facets: facets,
+               ms: performance.now() - started };
     }
 
     return { search: search, size: all.length };
@@ -398,7 +424,8 @@
     return link;
   }
 
-  window.DalilSearch = {
+  // The search worker loads this file too: it has no window, and never builds cards.
+  (typeof window !== "undefined" ? window : self).DalilSearch = {
     normalize: normalize,
     stem: stem,
     loadIndex: loadIndex,
