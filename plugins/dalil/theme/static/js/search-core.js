@@ -119,15 +119,21 @@
   }
 
   /* " form form … ": each word of a normalised text and its stem, so that " " + a query
-     form found in it is a word (or stem) starting with that form. */
-  function formsText(text) {
+     form found in it is a word (or stem) starting with that form. ``stems`` memoises
+     stem(): the words of a directory repeat a lot. */
+  function formsText(text, stems) {
     if (!text) return " ";
     var words = text.split(" ");
     var forms = [];
     for (var i = 0; i < words.length; i++) {
-      var stemmed = stem(words[i]);
-      forms.push(words[i]);
-      if (stemmed !== words[i]) forms.push(stemmed);
+      var word = words[i];
+      var stemmed = stems.get(word);
+      if (stemmed === undefined) {
+        stemmed = stem(word);
+        stems.set(word, stemmed);
+      }
+      forms.push(word);
+      if (stemmed !== word) forms.push(stemmed);
     }
     return " " + forms.join(" ") + " ";
   }
@@ -152,36 +158,43 @@
 
   /* Normalised fields and their word forms, computed once: a keystroke only compares
      strings. A listing's category group holds its category's names and Keywords, its
-     address group its city's names. Items come in name order, so every rank lists its
-     matches by name without a sort. */
+     address group its city's names (both made once per category and city). Items come
+     in name order, so every rank lists its matches by name without a sort. */
   function prepare(entries) {
-    var terms = { category: {}, location: {} };
+    var stems = new Map();
+    var termTexts = { category: {}, location: {} };
     entries.forEach(function (entry) {
-      if (terms[entry.t]) {
-        terms[entry.t][entry.s] = [entry.n_en, entry.n_fr].concat(entry.k || []).join(" ");
+      if (termTexts[entry.t]) {
+        termTexts[entry.t][entry.s] = [entry.t === "category" ? entry.n : "", entry.n_en,
+                                       entry.n_fr].concat(entry.k || []).join(" ");
       }
+    });
+    var termForms = { category: {}, location: {} };
+    Object.keys(termTexts).forEach(function (type) {
+      var slugs = Object.keys(termTexts[type]);
+      var norm = normalizeAll(slugs.map(function (slug) { return termTexts[type][slug]; }));
+      slugs.forEach(function (slug, at) { termForms[type][slug] = formsText(norm[at], stems); });
     });
     var texts = [];
     for (var i = 0; i < entries.length; i++) {
       var entry = entries[i];
-      var categoryText = entry.t === "category" ? (entry.k || []).join(" ")
-        : (entry.c || "") + " " + (terms.category[entry.cs] || "");
-      var addressText = (entry.a || "") + " " + (terms.location[entry.ls] || "");
-      texts.push(entry.n || "", entry.n_en || "", entry.n_fr || "", categoryText, addressText);
+      texts.push(entry.n || "", entry.n_en || "", entry.n_fr || "",
+                 entry.t === "category" ? (entry.k || []).join(" ") : entry.cs ? "" : entry.c || "",
+                 entry.a || "");
     }
     var norm = normalizeAll(texts);
     var items = new Array(entries.length);
     for (i = 0; i < entries.length; i++) {
+      entry = entries[i];
       var k = 5 * i;
       var names = [norm[k]];
       if (norm[k + 1]) names.push(norm[k + 1]);
       if (norm[k + 2]) names.push(norm[k + 2]);
-      var nameForms = formsText(names.join(" "));
-      var categoryForms = formsText(norm[k + 3]);
-      var addressForms = formsText(norm[k + 4]);
-      items[i] = { entry: entries[i], names: names, nameForms: nameForms,
-                   categoryForms: categoryForms, addressForms: addressForms,
-                   text: nameForms + categoryForms + addressForms };
+      var nameForms = formsText(names.join(" "), stems);
+      var categoryForms = (entry.cs && termForms.category[entry.cs]) || formsText(norm[k + 3], stems);
+      var addressForms = formsText(norm[k + 4], stems) + (termForms.location[entry.ls] || "");
+      items[i] = { entry: entry, names: names, nameForms: nameForms,
+                   categoryForms: categoryForms, addressForms: addressForms };
     }
     items.sort(function (a, b) {
       var x = a.names[0], y = b.names[0];
@@ -193,14 +206,35 @@
     return items;
   }
 
-  /* The distinct word forms of every item: what a misspelt word is compared with. */
-  function vocabulary(items) {
-    var seen = new Set();
+  /* The inverted index: every distinct word form, sorted (so the forms starting with a
+     prefix are one range), and for each the items that hold it, in item order. */
+  function invert(items) {
+    var postings = new Map();
+    var groups = ["nameForms", "categoryForms", "addressForms"];
     for (var i = 0; i < items.length; i++) {
-      var forms = items[i].text.split(" ");
-      for (var j = 0; j < forms.length; j++) if (forms[j]) seen.add(forms[j]);
+      for (var g = 0; g < groups.length; g++) {
+        var forms = items[i][groups[g]].split(" ");
+        for (var f = 0; f < forms.length; f++) {
+          var form = forms[f];
+          if (!form) continue;
+          var list = postings.get(form);
+          if (!list) postings.set(form, [i]);
+          else if (list[list.length - 1] !== i) list.push(i);
+        }
+      }
     }
-    return Array.from(seen);
+    var vocab = Array.from(postings.keys()).sort();
+    return { vocab: vocab, postings: vocab.map(function (form) { return postings.get(form); }) };
+  }
+
+  /* The first position in the sorted ``vocab`` whose form is not below ``prefix``. */
+  function lowerBound(vocab, prefix) {
+    var low = 0, high = vocab.length;
+    while (low < high) {
+      var middle = (low + high) >> 1;
+      if (vocab[middle] < prefix) low = middle + 1; else high = middle;
+    }
+    return low;
   }
 
   var TYPO_MIN_LENGTH = 5;
@@ -214,6 +248,7 @@
     if (stemmed !== word) forms.push(stemmed);
     var needles = forms.map(function (form) { return " " + form; });
     var typos = [];
+    var typoForms = [];
     if (word.length >= TYPO_MIN_LENGTH) {
       var n = word.length;
       for (var i = 0; i < vocab.length; i++) {
@@ -224,14 +259,18 @@
           if (form.startsWith(forms[f])) found = true;
         }
         if (found) continue;
-        if (withinOneEdit(word, form) || withinOneEdit(stemmed, form) ||
-            withinOneEdit(word, form.slice(0, n)) || withinOneEdit(word, form.slice(0, n + 1)) ||
-            withinOneEdit(word, form.slice(0, n - 1))) {
+        var near = (form.length <= n + 1 &&
+                    (withinOneEdit(word, form) || withinOneEdit(stemmed, form))) ||
+          (form.length > n && (withinOneEdit(word, form.slice(0, n)) ||
+                               withinOneEdit(word, form.slice(0, n + 1)) ||
+                               withinOneEdit(word, form.slice(0, n - 1))));
+        if (near) {
           typos.push(" " + form + " ");
+          typoForms.push(i);
         }
       }
     }
-    return { word: word, needles: needles, typos: typos };
+    return { word: word, forms: forms, needles: needles, typos: typos, typoForms: typoForms };
   }
 
   function hasAny(text, needles) {
@@ -275,41 +314,29 @@
     return DIRECTORY_TYPES[item.entry.t] ? worst : worst + RANK_CONTENT;
   }
 
-  /* A searcher over prepared items. Each keystroke scans one long string of every item's
-     word forms for the needles of the query's longest word, then ranks the items found.
-     One character matches the start of a word of a name only: "every entry with an
-     alef" helps nobody. */
+  /* A searcher over prepared items. Each keystroke takes the items that hold a form
+     starting with the query's longest word (one range of the sorted forms, and the
+     misspelt forms near it), then ranks them. One character matches the start of a
+     word of a name only: "every entry with an alef" helps nobody. */
   function createSearcher(entries) {
     var all = prepare(entries);
-    var vocab = vocabulary(all);
-    var ends = new Int32Array(all.length);
-    var offset = -1;
-    for (var i = 0; i < all.length; i++) {
-      offset += all[i].text.length + 1;
-      ends[i] = offset;
-    }
-    var haystack = all.map(function (item) { return item.text; }).join("\n");
+    var inverted = invert(all);
+    var vocab = inverted.vocab;
     var marks = new Uint8Array(all.length);
 
-    function itemAt(position) {
-      var low = 0, high = ends.length - 1;
-      while (low < high) {
-        var middle = (low + high) >> 1;
-        if (ends[middle] < position) low = middle + 1; else high = middle;
-      }
-      return low;
-    }
-
-    /* Marks every item holding one of the needles. */
-    function scan(needles) {
-      for (var n = 0; n < needles.length; n++) {
-        var at = haystack.indexOf(needles[n]);
-        while (at >= 0) {
-          var index = itemAt(at);
-          marks[index] = 1;
-          at = haystack.indexOf(needles[n], ends[index] + 1);
+    /* Marks every item holding a form that starts with one of ``prefixes``. */
+    function markPrefixes(prefixes) {
+      for (var p = 0; p < prefixes.length; p++) {
+        for (var at = lowerBound(vocab, prefixes[p]);
+             at < vocab.length && vocab[at].startsWith(prefixes[p]); at++) {
+          markForm(at);
         }
       }
+    }
+
+    function markForm(at) {
+      var list = inverted.postings[at];
+      for (var i = 0; i < list.length; i++) marks[list[i]] = 1;
     }
 
     function compile(query) {
@@ -340,8 +367,8 @@
         // The word with the fewest candidates is likely the longest one.
         var pivot = q.words.reduce(function (a, b) { return b.word.length > a.word.length ? b : a; });
         marks.fill(0);
-        scan(pivot.needles);
-        scan(pivot.typos);
+        markPrefixes(pivot.forms);
+        pivot.typoForms.forEach(markForm);
       } else {
         marks.fill(1);
       }
