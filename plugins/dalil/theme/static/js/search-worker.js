@@ -6,8 +6,18 @@ importScripts("search-core.js");
 
 var searcher = null;
 var waiting = null;
+var scheduled = false;
+
+/* Answers after the messages already queued: a query typed meanwhile replaces it. */
+function schedule() {
+  if (scheduled) return;
+  scheduled = true;
+  setTimeout(answer, 0);
+}
 
 function answer() {
+  scheduled = false;
+  if (!waiting) return;
   var message = waiting;
   waiting = null;
   var result = searcher.search(message.query, message.limit, message.filters);
@@ -20,12 +30,12 @@ self.onmessage = function (event) {
     self.DalilSearch.loadIndex(message.url).then(function (entries) {
       searcher = self.DalilSearch.createSearcher(entries);
       self.postMessage({ type: "ready", size: searcher.size });
-      if (waiting) answer();
+      schedule();
     }).catch(function (error) {
       self.postMessage({ type: "error", message: String(error) });
     });
   } else if (message.type === "search") {
     waiting = message;
-    if (searcher) answer();
+    if (searcher) schedule();
   }
 };
