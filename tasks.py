@@ -34,6 +34,14 @@ def bench_search(c, listings=100_000, json=None):
     main(["--listings", str(listings), *(["--json", json] if json else [])])
 
 
+@task
+def bench_relevance(c):
+    """Recall@10 and MRR of Dalil's search and of Pagefind on the sample site, per query class."""
+    from benchmarks.relevance import main
+
+    main()
+
+
 @task(help={"listings": "how many listings (news and blog follow in proportion)",
             "out": "folder to write to (emptied first), outside content/"})
 def generate_content(c, listings=1000, out="synthetic"):

@@ -78,6 +78,17 @@ def run_pelican(root, *, fatal="errors", env=None, output=None):
     return BuildResult(root, output, completed.returncode, completed.stdout, completed.stderr)
 
 
+def build_sample_site(output, fatal="warnings"):
+    """The sample site in content/, built as README's first command builds it."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "pelican", "content", "-o", str(output), "-s", "pelicanconf.py",
+         "--fatal", fatal],
+        cwd=REPO, capture_output=True, text=True, timeout=600,
+        env={**os.environ, "SOURCE_DATE_EPOCH": DEFAULT_EPOCH, "PYTHONPATH": str(PACKAGE_SOURCE)},
+    )
+    return BuildResult(REPO, output, completed.returncode, completed.stdout, completed.stderr)
+
+
 def write_site(root, files, **settings):
     root.mkdir(parents=True, exist_ok=True)
     (root / "content").mkdir(exist_ok=True)

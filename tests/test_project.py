@@ -1,9 +1,6 @@
 """The project's promises: README's commands, CI, and the sample site."""
 
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 from bs4 import BeautifulSoup
@@ -30,14 +27,7 @@ def test_readme_build_command_builds_with_fatal_warnings():
 @pytest.fixture(scope="module")
 def sample_site(tmp_path_factory):
     """The sample site in content/, built as README's first command builds it."""
-    output = tmp_path_factory.mktemp("sample") / "output"
-    completed = subprocess.run(
-        [sys.executable, "-m", "pelican", "content", "-o", str(output), "-s", "pelicanconf.py",
-         "--fatal", "warnings"],
-        cwd=sb.REPO, capture_output=True, text=True, timeout=600,
-        env={**os.environ, "SOURCE_DATE_EPOCH": sb.DEFAULT_EPOCH, "PYTHONPATH": str(sb.PACKAGE_SOURCE)},
-    )
-    return sb.BuildResult(sb.REPO, output, completed.returncode, completed.stdout, completed.stderr)
+    return sb.build_sample_site(tmp_path_factory.mktemp("sample") / "output")
 
 
 def test_sample_site_builds_without_warning(sample_site):

@@ -123,3 +123,42 @@ def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
     (out / "b" / "c.vcf").write_text("جج", encoding="utf-8")
     files = OutputFiles(out, settings=settings)
     assert files.keep_if_current("b/c.vcf", ("key", 2)) is False
+
+
+def test_precompressed_copies_follow_their_file(tmp_path):
+    import gzip
+
+    import brotli
+
+    from dalil.core.output import DuplicateOutput, OutputFiles
+
+    data = ("مطعم الزيتونة، الدار البيضاء " * 200).encode("utf-8")
+    files = OutputFiles(tmp_path)
+    with pytest.raises(ValueError):
+        files.precompress("index.json")  # not written by this build
+    files.write("index.json", data)
+    files.precompress("index.json")
+    assert brotli.decompress((tmp_path / "index.json.br").read_bytes()) == data
+    assert gzip.decompress((tmp_path / "index.json.gz").read_bytes()) == data
+    with pytest.raises(DuplicateOutput):
+        files.write("index.json.gz", b"x")
+    copies = {suffix: (tmp_path / f"index.json{suffix}").read_bytes() for suffix in (".br", ".gz")}
+
+    # Unchanged file, newer copies: kept as they are, without compressing again.
+    for path in tmp_path.iterdir():
+        os.utime(path, ns=(5, 5 if path.suffix == ".json" else 6))
+    files = OutputFiles(tmp_path)
+    files.write("index.json", data)
+    files.precompress("index.json")
+    assert {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()} == {
+        "index.json": 5, "index.json.br": 6, "index.json.gz": 6}
+
+    # Copies older than their file (a build stopped between the two): made again.
+    os.utime(tmp_path / "index.json.gz", ns=(4, 4))
+    (tmp_path / "index.json.gz").write_bytes(b"stale")
+    os.utime(tmp_path / "index.json.gz", ns=(4, 4))
+    files = OutputFiles(tmp_path)
+    files.write("index.json", data)
+    files.precompress("index.json")
+    assert {suffix: (tmp_path / f"index.json{suffix}").read_bytes()
+            for suffix in (".br", ".gz")} == copies  # and the same bytes: reproducible

@@ -9,7 +9,10 @@ TRICKY_NAME = "مقهى «النجوم» & شركاؤهم <فرع 2>"
 def fixture_files():
     files = sb.base_files()  # restaurants, casablanca, the "about" page
     files.update(sb.category("pharmacies", "صيدليات"))  # no English or French name
-    files.update(sb.category("cafes", "مقاهٍ", "Cafes", "Cafés"))
+    # Keywords: Latin and Arabic commas, a repeated word, markup; a repeated line adds.
+    files["categories/cafes.md"] = sb.metadata_file(
+        "وصف.", Title="مقاهٍ", Slug="cafes", Name_en="Cafes", Name_fr="Cafés",
+        Keywords="مقهى، قهوة, coffee,, قهوة , <b>espresso</b>")
     files.update(sb.city("rabat", "الرباط", "RAB", "Rabat", "Rabat"))
     files.update(sb.listing(
         "zaytouna", "مطعم الزيتونة", Name_en="Zaytouna Restaurant",

@@ -1,7 +1,7 @@
 """Live search and random discovery in real headless Chromium, under a strict CSP."""
 
 import json
-from urllib.parse import quote, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -84,6 +84,12 @@ def search(page, query):
     return page
 
 
+def url_state(page):
+    """The page's path and query parameters."""
+    parts = urlsplit(page.url)
+    return parts.path, parse_qs(parts.query)
+
+
 def normalized(page, text):
     return page.evaluate("text => DalilSearch.normalize(text)", text)
 
@@ -124,7 +130,7 @@ def test_typing_finds_the_listing(open_page):
     for query, slug in TYPED:
         search(page, query)
         found[query] = result_slugs(page)[:1]
-        assert page.url.endswith("/search/?q=" + quote(query, safe=""))
+        assert url_state(page) == ("/search/", {"q": [query]})
     assert found == {query: [slug] for query, slug in TYPED}
     expect(page.locator("#search-status")).to_contain_text("عدد النتائج: 1.")
 
@@ -182,11 +188,14 @@ def test_exact_and_prefix_name_matches_rank_first(open_page):
 
 def test_one_letter_matches_word_starts_of_names_only(open_page):
     page = search(ready_search_page(open_page), "ص")
-    assert result_slugs(page) == ["amal-pharmacy", "pharmacies"]
-    search(page, "ت")  # inside words only (الزيتونة, المفتوحة): no match yet
+    # Both names start with it: ties go by name (صيدليات before صيدلية الأمل).
+    assert result_slugs(page) == ["pharmacies", "amal-pharmacy"]
+    search(page, "ت")  # inside words only (الزيتونة, المفتوحة): no match
     assert result_slugs(page) == []
-    search(page, "تو")  # two letters: anywhere
-    assert set(result_slugs(page)) == {"zaytouna", "open-data"}
+    search(page, "تو")  # two letters: the start of a word or of its stem, never inside it
+    assert result_slugs(page) == []
+    search(page, "زيت")  # الزيتونة without its article
+    assert result_slugs(page) == ["zaytouna"]
 
 
 def test_names_are_shown_as_text_never_markup(open_page):
@@ -207,7 +216,7 @@ def test_query_in_the_address_bar_is_searched_on_load(open_page):
     page = ready_search_page(open_page, "/search/?q=" + quote("صيدليه"))
     expect(page.locator("#site-search")).to_have_value("صيدليه")
     expect(page.locator("#live-search")).to_have_attribute("data-query", "صيدليه")
-    assert result_slugs(page) == ["amal-pharmacy"]
+    assert result_slugs(page) == ["amal-pharmacy", "pharmacies"]  # صيدليات shares the stem
 
 
 def test_header_box_on_another_page_submits_to_the_search_page(open_page):
@@ -269,3 +278,80 @@ def test_random_page_reports_an_index_that_fails_to_load(open_page):
     page = open_page("/random/", block={"/search-index.json"})
     expect(page.locator("#random-status")).to_contain_text("تعذّر تحميل الدليل")
     expect(page.locator("#random-next")).to_be_disabled()
+
+
+def option_texts(page, select):
+    return page.locator(f"{select} option").all_inner_texts()
+
+
+def test_facets_from_the_url_filter_and_count(open_page):
+    page = ready_search_page(open_page, "/search/?q=" + quote("مقهى") + "&city=rabat")
+    expect(page.locator("#live-search")).to_have_attribute("data-filters", "city=rabat")
+    assert result_slugs(page) == ["stars-cafe"]  # the category entry is no listing
+    expect(page.locator("#facet-city")).to_have_value("rabat")
+    # Categories counted within the city; cities within no category.
+    assert option_texts(page, "#facet-category") == [
+        "كل الفئات", "مقاهٍ (1)", "صيدليات (0)", "مطاعم (0)"]
+    assert option_texts(page, "#facet-city") == ["كل المدن", "الدار البيضاء (1)", "الرباط (1)"]
+
+
+def test_facets_chosen_on_the_page_change_the_url(open_page):
+    page = search(ready_search_page(open_page), "مقهى")
+    expect(page.locator("#search-status")).to_have_text("عدد النتائج: 3. تُعرض أول 2 نتيجة.")
+    page.select_option("#facet-city", "casablanca")
+    expect(page.locator("#live-search")).to_have_attribute("data-filters", "city=casablanca")
+    assert result_slugs(page) == ["brothers-cafe"]
+    assert url_state(page) == ("/search/", {"q": ["مقهى"], "city": ["casablanca"]})
+    page.select_option("#facet-category", "pharmacies")
+    expect(page.locator("#search-status")).to_contain_text("لا توجد نتائج")
+    assert url_state(page) == ("/search/", {"q": ["مقهى"], "category": ["pharmacies"],
+                                            "city": ["casablanca"]})
+    page.select_option("#facet-city", "")
+    page.select_option("#facet-category", "")
+    expect(page.locator("#live-search")).to_have_attribute("data-filters", "")
+    assert url_state(page) == ("/search/", {"q": ["مقهى"]})
+    expect(page.locator("#search-status")).to_have_text("عدد النتائج: 3. تُعرض أول 2 نتيجة.")
+
+
+def test_a_filter_alone_lists_its_listings_by_name(open_page):
+    page = ready_search_page(open_page, "/search/?category=cafes")
+    expect(page.locator("#search-status")).to_have_text("عدد النتائج: 2.")
+    # مقهى الإخوة before مقهى «النجوم»…: by name, punctuation aside.
+    assert result_slugs(page) == ["brothers-cafe", "stars-cafe"]
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing wider than it
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_an_unknown_slug_in_the_url_filters_nothing(open_page):
+    page = ready_search_page(open_page, "/search/?q=" + quote("الزيتونة") + "&category=nope")
+    expect(page.locator("#live-search")).to_have_attribute("data-query", "الزيتونه")
+    expect(page.locator("#facet-category")).to_have_value("")
+    assert result_slugs(page) == ["zaytouna"]
+
+
+def test_category_and_city_pages_search_within_themselves(open_page):
+    page = open_page("/directory/city/rabat/")
+    box = page.locator("#scoped-search")
+    expect(page.locator("label[for=scoped-search]")).to_have_text("ابحث في المدينة: الرباط")
+    box.fill("صيدلية")
+    box.press("Enter")
+    page.wait_for_url("**/search/?*")
+    assert url_state(page) == ("/search/", {"q": ["صيدلية"], "city": ["rabat"]})
+    expect(page.locator("#live-search")).to_have_attribute("data-filters", "city=rabat")
+    assert result_slugs(page) == ["amal-pharmacy"]
+    page = open_page("/directory/category/cafes/")
+    page.locator("#scoped-search").fill("النجوم")
+    page.locator("#scoped-search").press("Enter")
+    page.wait_for_url("**/search/?*")
+    expect(page.locator("#live-search")).to_have_attribute("data-filters", "category=cafes")
+    assert result_slugs(page) == ["stars-cafe"]
+
+
+def test_the_index_is_fetched_and_searched_in_a_worker(open_page):
+    page = ready_search_page(open_page)
+    assert [worker.url for worker in page.workers] == [
+        "https://dalil.test/theme/js/search-worker.js"]
+    # The page's own thread never fetched the index (the worker did).
+    assert page.evaluate("performance.getEntriesByType('resource')"
+                         ".filter(e => e.name.includes('search-index')).length") == 0
+    assert page.evaluate("typeof DalilSearch.createSearcher") == "function"

@@ -16,16 +16,18 @@ OS = "{http://a9.com/-/spec/opensearch/1.1/}"
 
 EXPECTED_INDEX = [
     {"t": "listing", "s": "amal-pharmacy", "n": "صيدلية الأمل", "c": "صيدليات", "a": "الرباط",
-     "url": "/directory/listing/amal-pharmacy/"},
+     "cs": "pharmacies", "ls": "rabat", "url": "/directory/listing/amal-pharmacy/"},
     {"t": "listing", "s": "brothers-cafe", "n": "مَقْهَى الإِخْوَة", "n_fr": "Café des Frères",
-     "c": "مقاهٍ", "a": "زنقة إدريس الأول، الدار البيضاء", "url": "/directory/listing/brothers-cafe/"},
+     "c": "مقاهٍ", "a": "زنقة إدريس الأول، الدار البيضاء", "cs": "cafes", "ls": "casablanca",
+     "url": "/directory/listing/brothers-cafe/"},
     {"t": "listing", "s": "stars-cafe", "n": TRICKY_NAME, "c": "مقاهٍ", "a": "الرباط",
-     "url": "/directory/listing/stars-cafe/"},
+     "cs": "cafes", "ls": "rabat", "url": "/directory/listing/stars-cafe/"},
     {"t": "listing", "s": "zaytouna", "n": "مطعم الزيتونة", "n_en": "Zaytouna Restaurant",
      "n_fr": "Restaurant La Zaytouna", "c": "مطاعم", "a": "12 شارع محمد الخامس، الدار البيضاء",
-     "img": "/images/z.svg", "url": "/directory/listing/zaytouna/"},
+     "img": "/images/z.svg", "cs": "restaurants", "ls": "casablanca",
+     "url": "/directory/listing/zaytouna/"},
     {"t": "category", "s": "cafes", "n": "مقاهٍ", "n_en": "Cafes", "n_fr": "Cafés",
-     "url": "/directory/category/cafes/"},
+     "k": ["مقهى", "قهوة", "coffee", "espresso"], "url": "/directory/category/cafes/"},
     {"t": "category", "s": "pharmacies", "n": "صيدليات", "url": "/directory/category/pharmacies/"},
     {"t": "category", "s": "restaurants", "n": "مطاعم", "n_en": "Restaurants",
      "n_fr": "Restaurants", "url": "/directory/category/restaurants/"},
@@ -38,7 +40,7 @@ EXPECTED_INDEX = [
     {"t": "page", "s": "about", "n": "من نحن", "url": "/about/"},
     {"t": "page", "s": "open-data", "n": "البيانات المفتوحة", "url": "/open-data/"},
 ]
-KEY_ORDER = ["t", "s", "n", "n_en", "n_fr", "c", "a", "img", "url"]
+KEY_ORDER = ["t", "s", "n", "n_en", "n_fr", "c", "a", "img", "cs", "ls", "k", "url"]
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +87,8 @@ def test_keys_come_in_documented_order_and_are_never_empty(site):
     for pairs in entries:
         keys = [key for key, _ in pairs]
         assert keys == [key for key in KEY_ORDER if key in keys], keys
-        assert all(isinstance(value, str) and value for _, value in pairs), pairs
+        assert all(isinstance(value, list if key == "k" else str) and value
+                   for key, value in pairs), pairs
 
 
 def test_urls_and_images_are_root_relative_and_exist(site, index):
@@ -125,6 +128,14 @@ def test_schema_is_valid_and_the_index_validates(index, schema):
     (7, {"img": "/images/z.svg"}),
     (9, {"n_en": "Market"}),                 # news, blog and pages carry no translations
     (9, {"a": "الرباط"}),
+    (0, {"cs": None}),                       # a listing names its category's and city's slugs
+    (0, {"ls": "Rabat City"}),
+    (0, {"k": ["مطعم"]}),                    # keywords belong to categories only
+    (7, {"k": ["مدينة"]}),
+    (4, {"k": []}),                          # present only when there are some
+    (4, {"k": ["قهوة", "قهوة"]}),
+    (4, {"k": "قهوة"}),
+    (8, {"cs": "cafes"}),                    # terms have no category or city slug
 ])
 def test_schema_rejects_entries_that_break_the_rules(index, schema, position, change):
     broken = copy.deepcopy(index)

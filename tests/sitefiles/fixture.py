@@ -88,11 +88,12 @@ def wait_for_port(port, process=None, deadline=60):
     raise RuntimeError(f"nothing listens on port {port}")
 
 
-def fetch(port, path, method="GET"):
-    """``(status, headers, body)`` of one request; redirects are not followed."""
+def fetch(port, path, method="GET", headers=None):
+    """``(status, headers, body)`` of one request; redirects are not followed, the body
+    is the bytes on the wire (never decoded)."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
-        connection.request(method, path)
+        connection.request(method, path, headers=headers or {})
         response = connection.getresponse()
         return response.status, response.headers, response.read()
     finally:

@@ -1,10 +1,12 @@
 """Real nginx, configured by the build's snippet, serving the fixture site; pages in Chromium."""
 
+import gzip
 import os
 import shutil
 import subprocess
 import textwrap
 
+import brotli
 import pytest
 
 from dalil.sitefiles.headers import header_policy, is_hidden, response_headers
@@ -130,8 +132,8 @@ def test_every_file_with_its_headers(nginx, site, policy):
     served = 0
     for relpath in site.files():
         status, headers, body = fetch(nginx, "/" + relpath)
-        if is_hidden(relpath, policy):
-            assert status == 404, relpath
+        if is_hidden(relpath, policy) or relpath.endswith(".br"):
+            assert status == 404, relpath  # .br copies are sent for their file's URL only
             continue
         assert status == 200 and body == site.read(relpath, "rb"), relpath
         for name, value in response_headers(relpath, policy).items():
@@ -202,3 +204,36 @@ def test_the_csp_check_sees_inline_code(nginx, site, chromium_browser):
         os.unlink(probe)
     assert any(v.startswith("script-src") and "inline" in v for v in violations), violations
     assert any(v.startswith("style-src") for v in violations), violations
+
+
+PRECOMPRESSED = {"/search-index.json": "application/json; charset=utf-8",
+                 "/directory/export.json": "application/json; charset=utf-8",
+                 "/directory/export.csv": "text/csv; charset=utf-8"}
+
+
+@pytest.mark.parametrize("path", sorted(PRECOMPRESSED))
+def test_precompressed_copies_are_sent_for_the_files_url(nginx, site, path):
+    original = site.read(path[1:], "rb")
+    for accept, encoding, decode in (("gzip, deflate, br, zstd", "br", brotli.decompress),
+                                     ("gzip", "gzip", gzip.decompress)):
+        status, headers, body = fetch(nginx, path, headers={"Accept-Encoding": accept})
+        assert status == 200
+        assert single(headers, "Content-Encoding") == encoding, accept
+        assert single(headers, "Content-Type") == PRECOMPRESSED[path]
+        assert single(headers, "Access-Control-Allow-Origin") == "*"
+        assert "Accept-Encoding" in single(headers, "Vary")
+        # The build's copy, byte for byte, is what goes on the wire.
+        assert body == site.read(f"{path[1:]}.{'gz' if encoding == 'gzip' else 'br'}", "rb")
+        assert decode(body) == original
+        assert len(body) < len(original)
+    status, headers, body = fetch(nginx, path)  # no Accept-Encoding: the file as it is
+    assert "Content-Encoding" not in headers and body == original
+
+
+@pytest.mark.parametrize("path", ["/sitemap-0.xml", "/theme/css/dalil.css", "/rss.xml"])
+def test_other_text_files_are_compressed_on_the_fly(nginx, site, path):
+    status, headers, body = fetch(nginx, path, headers={"Accept-Encoding": "gzip"})
+    assert status == 200 and single(headers, "Content-Encoding") == "gzip", path
+    assert gzip.decompress(body) == site.read(path[1:], "rb")
+    status, headers, _ = fetch(nginx, path, headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in headers

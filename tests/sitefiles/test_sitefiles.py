@@ -153,6 +153,15 @@ def test_htaccess(site):
     assert types["(?i)\\.schema\\.json$"] == ["application/schema+json"]
     assert types["%{REQUEST_URI} == '/feed.json'"] == ["application/feed+json; charset=utf-8"]
     assert types["%{REQUEST_URI} == '/rss.xml'"] == ["application/rss+xml; charset=utf-8"]
+    assert types["(?i)\\.json\\.(br|gz)$"] == ["application/json; charset=utf-8"]
+    assert types["(?i)\\.csv\\.(br|gz)$"] == ["text/csv; charset=utf-8"]
+    # A precompressed copy for a client that takes it; the rest compressed by mod_deflate.
+    rewrites = re.findall(r'^  RewriteCond "%\{HTTP:Accept-Encoding\}" "\(\^\|\[ ,\]\)(\w+)\(.*\n'
+                          r'  RewriteCond "%\{REQUEST_FILENAME\}(\.\w+)" -f\n'
+                          r'  RewriteRule "\^\(\.\+\\\.\(json\|csv\)\)\$" "\$1(\.\w+)"', text, re.M)
+    assert rewrites == [("br", ".br", ".br"), ("gzip", ".gz", ".gz")]
+    assert "  AddEncoding br .br" in text.splitlines()
+    assert re.search(r"^  AddOutputFilterByType DEFLATE text/html .*application/json", text, re.M)
     cache = {match: re.findall(r'Cache-Control "([^"]+)"', body) for _, match, body in sections}
     assert cache["(?i)\\.html$"] == ["no-cache"]
     assert cache["%{REQUEST_URI} == '/sw.js'"] == ["no-cache"]

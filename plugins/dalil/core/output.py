@@ -9,11 +9,14 @@ not change is left alone so its mtime survives (rsync and S3 move only changes).
 
 import contextlib
 import filecmp
+import gzip
 import hashlib
 import os
 import pickle
 import tempfile
 from pathlib import Path
+
+import brotli
 
 CONTEXT_KEY = "dalil_output_files"
 # An object with ``mark(relpath, count=1)`` told of every output file (the benchmarks' timings plugin).
@@ -57,6 +60,15 @@ def replace_atomically(path, data):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
         raise
+
+
+# Precompressed copies, for servers that send them as they are (nginx gzip_static, the
+# snippet's .br rule, .htaccess). Brotli at quality 9: quality 11 takes a minute for a
+# 15 MB index, for a fifth fewer bytes. gzip without a name or time: reproducible.
+PRECOMPRESSED = {
+    ".br": lambda data: brotli.compress(data, quality=9, lgwin=22),
+    ".gz": lambda data: gzip.compress(data, compresslevel=9, mtime=0),
+}
 
 
 class UnsafeOutputPath(ValueError):
@@ -147,6 +159,23 @@ class OutputFiles:
             self.observer.mark(str(relpath))
         return changed
 
+    def precompress(self, relpath):
+        """Write ``relpath.br`` and ``relpath.gz`` beside a file this build wrote. When the
+        file did not change and its copies are newer, they are kept as they are."""
+        target = self.path_for(relpath)
+        if target not in self.written:
+            raise ValueError(f"{relpath} is not an output of this build")
+        copies = {suffix: target + suffix for suffix in PRECOMPRESSED}
+        if not self.written[target] and all(
+                _newer(copy, target) for copy in copies.values()):
+            for suffix in copies:
+                self._claim(str(relpath) + suffix)
+            return
+        with open(target, "rb") as handle:
+            data = handle.read()
+        for suffix, compress in PRECOMPRESSED.items():
+            self.write(str(relpath) + suffix, compress(data))
+
     def keep_if_current(self, relpath, key):
         """True if the last build wrote ``relpath`` from the same ``key`` and the file is
         still there with that size: it is then this build's output as it stands, and
@@ -211,6 +240,13 @@ class OutputFiles:
         """``(changed, unchanged)`` numbers of files so far."""
         changed = sum(1 for flag in self.written.values() if flag)
         return changed, len(self.written) - changed
+
+
+def _newer(path, than):
+    try:
+        return os.stat(path).st_mtime_ns >= os.stat(than).st_mtime_ns
+    except OSError:
+        return False
 
 
 def output_files(context):

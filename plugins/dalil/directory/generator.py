@@ -170,6 +170,7 @@ class DirectoryGenerator(Generator):
                 description=html_text(source.content, source.display_path),
                 source_path=source.display_path,
                 url=url_pattern.format(slug=slug), save_as=save_as_pattern.format(slug=slug),
+                keywords=validate.clean_keywords(meta.get("keywords")),
             )
         return terms
 

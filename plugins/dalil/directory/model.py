@@ -33,6 +33,8 @@ class Term:
     save_as: str
     schema_type: str = "LocalBusiness"  # a category's schema.org LocalBusiness subtype
     listings: list = field(default_factory=list)
+    # A category's search keywords (singulars, broken plurals, synonyms, other languages).
+    keywords: tuple = ()
 
 
 @dataclass(eq=False)

@@ -90,3 +90,9 @@ def clean_schema_type(value):
         raise ValueError(f"Schema_type {schema_type!r} is not a schema.org type name such as "
                          "Restaurant")
     return schema_type
+def clean_keywords(value):
+    """A category's ``Keywords``: comma-separated (Latin or Arabic comma), each plain text;
+    a repeated ``Keywords:`` line adds to the list. Empty and repeated words are dropped."""
+    lines = value if isinstance(value, list) else [value or ""]
+    words = (plain_text(word) for line in lines for word in re.split(r"[,،]", str(line)))
+    return tuple(dict.fromkeys(word for word in words if word))

@@ -8,6 +8,7 @@ import contextlib
 import csv
 import json
 
+from dalil.core.output import PRECOMPRESSED
 from dalil.core.parallel import Pool
 
 from .records import FIELDS, export_record, geojson_feature
@@ -86,6 +87,10 @@ def write_exports(files, directory, config, siteurl, workers=1):
         for writer in writers:
             writer.close()
         count += len(writers)
+    for save_as in (config.json_save_as, config.csv_save_as, config.geojson_save_as):
+        if save_as:
+            files.precompress(save_as)
+            count += len(PRECOMPRESSED)
     if config.vcard_save_as:
         count += write_vcards(files, directory.listings, config.vcard_save_as, workers)
     return count

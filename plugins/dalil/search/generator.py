@@ -21,6 +21,8 @@ logger = logging.getLogger(__name__)
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 # Read by base.html to link the OpenSearch description from every page.
 OPENSEARCH_CONTEXT_KEY = "dalil_opensearch"
+# Read by category and city pages for their scoped search box.
+SEARCH_URL_CONTEXT_KEY = "dalil_search_url"
 
 
 class SearchGenerator(Generator):
@@ -46,6 +48,8 @@ class SearchGenerator(Generator):
         cfg = self.config
         if cfg.page_save_as:
             register_page(self.context, cfg.page_url, "البحث")
+            if cfg.index_save_as:
+                self.context[SEARCH_URL_CONTEXT_KEY] = cfg.page_url
         if cfg.random_save_as:
             register_page(self.context, cfg.random_url, "اكتشف نشاطًا عشوائيًا")
         if self.opensearch_enabled:
@@ -56,14 +60,15 @@ class SearchGenerator(Generator):
         cfg = self.config
         siteurl = self.settings.get("SITEURL", "")
         files = output_files(self.context)
+        directory = self.context.get(DIRECTORY_KEY)
         if cfg.index_save_as:
-            directory = self.context.get(DIRECTORY_KEY)
             if directory is None:
                 logger.warning("dalil.search: no directory model in the context; the search "
                                "index lists no listing (add dalil.directory to PLUGINS)")
             entries = build_entries(directory, self.context.get("articles", []),
                                     self.context.get("pages", []))
             files.write(cfg.index_save_as, serialise(entries))
+            files.precompress(cfg.index_save_as)
         if cfg.schema_save_as:
             files.write(cfg.schema_save_as,
                         serialise_schema(search_index_schema(siteurl, cfg.schema_save_as)))
@@ -79,7 +84,9 @@ class SearchGenerator(Generator):
             logger.warning("dalil.search: the search and random pages need the search index; "
                            "DALIL_SEARCH_INDEX_SAVE_AS is empty")
         pages = {"index_url": root_path(cfg.index_save_as), "search_url": cfg.page_url,
-                 "random_url": cfg.random_url, "result_limit": int(cfg.result_limit)}
+                 "random_url": cfg.random_url, "result_limit": int(cfg.result_limit),
+                 "facet_categories": directory.categories if directory else [],
+                 "facet_cities": directory.cities if directory else []}
         if cfg.page_save_as:
             writer.write_file(cfg.page_save_as, self.get_template("search/search"), self.context,
                               **pages)

@@ -32,12 +32,13 @@ def listing_entry(listing):
     return make_entry("listing", listing.slug, listing.name, listing.url,
                       n_en=listing.name_en, n_fr=listing.name_fr, c=listing.category.name,
                       a=listing.short_address, img=root_path(image) if image else "",
-                      ll=coordinates)
+                      cs=listing.category.slug, ls=listing.city.slug, ll=coordinates)
 
 
 def term_entry(term):
     kind = "location" if term.kind == "city" else "category"
-    return make_entry(kind, term.slug, term.name, term.url, n_en=term.name_en, n_fr=term.name_fr)
+    return make_entry(kind, term.slug, term.name, term.url, n_en=term.name_en, n_fr=term.name_fr,
+                      k=list(term.keywords))
 
 
 def content_entry(kind, item):

@@ -48,12 +48,23 @@ def search_index_schema(siteurl, save_as):
                         "description": "[latitude, longitude], WGS 84 decimal degrees, at most "
                                        "6 decimals (listings with coordinates)",
                     },
+                    "cs": {"type": "string", "pattern": SLUG,
+                           "description": "category slug (listings): the s of its category entry"},
+                    "ls": {"type": "string", "pattern": SLUG,
+                           "description": "city slug (listings): the s of its location entry"},
+                    "k": {"type": "array", "items": text, "minItems": 1, "uniqueItems": True,
+                          "description": "search keywords of a category (its Keywords: "
+                                         "singulars, plurals, synonyms, other languages); "
+                                         "its listings match them too"},
                     "url": {**path, "description": "page path"},
                 },
                 "allOf": [
                     {"if": {"properties": {"t": {"const": "listing"}}},
-                     "then": {"required": ["c"]},
-                     "else": {"properties": {"c": False, "a": False, "img": False, "ll": False}}},
+                     "then": {"required": ["c", "cs", "ls"]},
+                     "else": {"properties": {"c": False, "a": False, "img": False,
+                                             "cs": False, "ls": False, "ll": False}}},
+                    {"if": {"properties": {"t": {"const": "category"}}},
+                     "else": {"properties": {"k": False}}},
                     {"if": {"properties": {"t": {"enum": ["news", "blog", "page"]}}},
                      "then": {"properties": {"n_en": False, "n_fr": False}}},
                 ],

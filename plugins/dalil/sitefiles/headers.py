@@ -21,8 +21,11 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from dalil.core.output import PRECOMPRESSED
+
 from .content_types import (
-    EXTENSION_TYPES, PATH_TYPES, PUBLISHED_JSON_AND_XML, SUFFIX_TYPES, content_type,
+    DEFAULT_TYPE, EXTENSION_TYPES, PATH_TYPES, PUBLISHED_JSON_AND_XML, SUFFIX_TYPES,
+    content_type,
 )
 from .settings import DEFAULT_CSP, sitefiles_settings
 
@@ -113,10 +116,32 @@ def _without_type(relpath, policy):
 
 # -- nginx -----------------------------------------------------------------
 
-def _nginx_location(match, headers, media_type=None):
+# Types nginx compresses on the fly (text/html always is), and what it precompresses:
+# the build writes .br and .gz copies of the search index and the exports.
+COMPRESSIBLE_TYPES = ("text/css", "text/javascript", "application/json", "application/xml",
+                      "text/plain", "text/csv", "text/vcard", "application/manifest+json",
+                      "image/svg+xml", "application/rss+xml", "application/feed+json",
+                      "application/opensearchdescription+xml", "application/schema+json",
+                      "application/geo+json")
+PRECOMPRESSED_EXTENSIONS = (".json", ".csv")
+
+
+def _bare(media_type):
+    """The type without parameters: nginx adds the charset itself (``charset_types``);
+    a type declared with one never matches ``gzip_types``."""
+    return media_type.split(";")[0].strip()
+
+
+def _charset_types():
+    types = (*EXTENSION_TYPES.values(), *PATH_TYPES.values(), *SUFFIX_TYPES.values())
+    return sorted({_bare(media_type) for media_type in types if "charset=utf-8" in media_type})
+
+
+def _nginx_location(match, headers, media_type=None, extra=()):
     lines = [f"location {match} {{"]
     if media_type:
-        lines += ["    types { }", f'    default_type "{media_type}";']
+        lines += ["    types { }", f'    default_type "{_bare(media_type)}";']
+    lines += [f"    {line}" for line in extra]
     lines += [f'    add_header {name} "{value}" always;' for name, value in headers.items()]
     return lines + ["}"]
 
@@ -132,9 +157,18 @@ def nginx_snippet(policy):
         "# Dalil: written by the build. Include it inside the site's server block, after",
         "# root, e.g.  root /var/www/dalil;  include /var/www/dalil/nginx.conf.snippet;",
         "types {",
-        *(f'    "{media_type}" {ext[1:]};' for ext, media_type in sorted(EXTENSION_TYPES.items())),
+        *(f'    "{_bare(media_type)}" {ext[1:]};'
+          for ext, media_type in sorted(EXTENSION_TYPES.items())),
         "}",
         "default_type application/octet-stream;",
+        "charset utf-8;",
+        f"charset_types {' '.join(_charset_types())};",
+        "gzip on;",
+        "gzip_vary on;",
+        "gzip_min_length 256;",
+        "gzip_proxied any;",
+        f"gzip_types {' '.join(COMPRESSIBLE_TYPES)};",
+        "gzip_static on;",  # file.gz beside file: sent as it is
         f"error_page 404 {prefix}/404.html;",
     ]
     lines += [f'add_header {name} "{value}" always;'
@@ -155,7 +189,19 @@ def nginx_snippet(policy):
                              _without_type("x.0123abcd.css", policy))
     lines += _nginx_location('~* "\\.html$"', _without_type("index.html", policy))
     data = "|".join(ext[1:] for ext in DATA_EXTENSIONS)
-    lines += _nginx_location(f'~* "\\.({data})$"', _without_type("x.json", policy))
+    # file.br beside file, for a client that takes br: nginx-light has no brotli module,
+    # so the request is sent on to the copy (an internal location, below).
+    brotli = ['set $dalil_br "";',
+              'if ($http_accept_encoding ~* "(^|[ ,])br($|[ ,;])") { set $dalil_br "br"; }',
+              'if (-f $request_filename.br) { set $dalil_br "${dalil_br}+file"; }',
+              'if ($dalil_br = "br+file") { rewrite ^ $uri.br last; }']
+    lines += _nginx_location(f'~* "\\.({data})$"', _without_type("x.json", policy),
+                             extra=brotli)
+    for ext in PRECOMPRESSED_EXTENSIONS:
+        headers = {**_without_type("x" + ext, policy), "Content-Encoding": "br",
+                   "Vary": "Accept-Encoding"}
+        lines += _nginx_location(f'~* "\\{ext}\\.br$"', headers, EXTENSION_TYPES[ext],
+                                 extra=("internal;", "gzip off;"))
     return "\n".join(lines) + "\n"
 
 
@@ -192,6 +238,9 @@ def headers_file_rules(policy, fingerprinted=()):
         add(f"/{pattern}", "Content-Type", content_type(pattern.replace("*", "x")))
     for ext in DATA_EXTENSIONS:
         add(f"/*{ext}", "Access-Control-Allow-Origin", "*")
+    # Both hosts compress every response themselves: the .br and .gz copies are files.
+    for suffix in PRECOMPRESSED:
+        add(f"/*{suffix}", "Content-Type", DEFAULT_TYPE)
     return rules
 
 
@@ -245,4 +294,34 @@ def htaccess(policy):
     for path in sorted(set(PATH_TYPES) | set(NO_CACHE_PATHS)):
         lines += section(f"<If \"%{{REQUEST_URI}} == '{prefix}/{path}'\">", "</If>", path,
                          PATH_TYPES.get(path))
+    lines += _htaccess_compression(section)
     return "\n".join(lines) + "\n"
+
+
+def _htaccess_compression(section):
+    """file.br or file.gz for a client that takes it, sent with the file's type and
+    headers; mod_deflate compresses the other text files."""
+    exts = "|".join(re.escape(ext[1:]) for ext in PRECOMPRESSED_EXTENSIONS)
+    lines = ["<IfModule mod_rewrite.c>", "  RewriteEngine On"]
+    for suffix, encoding in ((".br", "br"), (".gz", "gzip")):
+        lines += [f'  RewriteCond "%{{HTTP:Accept-Encoding}}" "(^|[ ,]){encoding}($|[ ,;])"',
+                  f'  RewriteCond "%{{REQUEST_FILENAME}}{suffix}" -f',
+                  f'  RewriteRule "^(.+\\.({exts}))$" "$1{suffix}" [L,E=no-gzip:1,E=no-brotli:1]']
+    lines += ["</IfModule>",
+              "<IfModule mod_mime.c>",
+              "  RemoveType .br .gz",
+              "  AddEncoding br .br",
+              "  AddEncoding gzip .gz",
+              "</IfModule>"]
+    for ext in PRECOMPRESSED_EXTENSIONS:
+        lines += section(f'<FilesMatch "(?i){re.escape(ext)}\\.(br|gz)$">', "</FilesMatch>",
+                         "x" + ext, EXTENSION_TYPES[ext])
+    lines += [f'<FilesMatch "(?i)\\.({exts})(\\.(br|gz))?$">',
+              "  <IfModule mod_headers.c>",
+              '    Header always merge Vary "Accept-Encoding"',
+              "  </IfModule>",
+              "</FilesMatch>",
+              "<IfModule mod_deflate.c>",
+              f"  AddOutputFilterByType DEFLATE text/html {' '.join(COMPRESSIBLE_TYPES)}",
+              "</IfModule>"]
+    return lines

@@ -1,6 +1,6 @@
 /* Dalil search core: text normalisation, index loading, matching and result cards.
-   Shared by the search page, the random page and any page that reads /search-index.json.
-   Exposes window.DalilSearch. */
+   Shared by the search page and its worker, the random page and any page that reads
+   /search-index.json. Exposes DalilSearch (on window, or on the worker's self). */
 (function () {
   "use strict";
 
@@ -82,123 +82,324 @@
     return loads[url];
   }
 
-  /* Normalised fields, computed once: a keystroke only compares strings. */
+  // Arabic light stemming: attached prefixes (conjunction, preposition, article) and
+  // common suffixes, on normalised words (so ة is already ه); never below three letters.
+  var ARTICLE_PREFIXES = ["\u0648\u0627\u0644", "\u0641\u0627\u0644", "\u0628\u0627\u0644",
+                          "\u0643\u0627\u0644", "\u0644\u0644", "\u0627\u0644"];
+  var LETTER_PREFIXES = "\u0648\u0641\u0628\u0643\u0644";  // و ف ب ك ل
+  var SUFFIXES = ["\u0647\u0627", "\u0627\u062a", "\u0648\u0646", "\u064a\u0646", "\u0627\u0646",
+                  "\u064a\u0647", "\u0647", "\u064a"];  // ها ات ون ين ان يه ه ي
+  var LATIN_WORD = /^[a-z0-9]+$/;
+
+  /* The stem of one normalised word: Arabic prefixes and a suffix off, or a Latin plural
+     s or x off. The word itself when nothing can be taken off. */
+  function stem(word) {
+    if (word.length < 4) return word;
+    if (LATIN_WORD.test(word)) {
+      var last = word.charAt(word.length - 1);
+      return last === "s" || last === "x" ? word.slice(0, -1) : word;
+    }
+    var i, stemmed = word;
+    for (i = 0; i < ARTICLE_PREFIXES.length; i++) {
+      if (stemmed.startsWith(ARTICLE_PREFIXES[i]) && stemmed.length - ARTICLE_PREFIXES[i].length >= 3) {
+        stemmed = stemmed.slice(ARTICLE_PREFIXES[i].length);
+        break;
+      }
+    }
+    // A lone letter prefix only on a long word: بنك, فندق and كتاب start with one too.
+    if (stemmed === word && stemmed.length >= 5 && LETTER_PREFIXES.indexOf(stemmed.charAt(0)) >= 0) {
+      stemmed = stemmed.slice(1);
+    }
+    for (i = 0; i < SUFFIXES.length; i++) {
+      if (stemmed.endsWith(SUFFIXES[i]) && stemmed.length - SUFFIXES[i].length >= 3) {
+        return stemmed.slice(0, -SUFFIXES[i].length);
+      }
+    }
+    return stemmed;
+  }
+
+  /* " form form … ": each word of a normalised text and its stem, so that " " + a query
+     form found in it is a word (or stem) starting with that form. ``stems`` memoises
+     stem(): the words of a directory repeat a lot. */
+  function formsText(text, stems) {
+    if (!text) return " ";
+    var words = text.split(" ");
+    var forms = [];
+    for (var i = 0; i < words.length; i++) {
+      var word = words[i];
+      var stemmed = stems.get(word);
+      if (stemmed === undefined) {
+        stemmed = stem(word);
+        stems.set(word, stemmed);
+      }
+      forms.push(word);
+      if (stemmed !== word) forms.push(stemmed);
+    }
+    return " " + forms.join(" ") + " ";
+  }
+
+  /* Whether a and b are at most one edit apart: a letter changed, added or removed, or
+     two neighbours swapped. */
+  function withinOneEdit(a, b) {
+    var la = a.length, lb = b.length;
+    if (Math.abs(la - lb) > 1) return false;
+    var i = 0;
+    while (i < la && i < lb && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+    if (i === la || i === lb) return true;
+    if (la === lb) {
+      if (a.slice(i + 1) === b.slice(i + 1)) return true;  // one substitution
+      return a.charAt(i) === b.charAt(i + 1) && a.charAt(i + 1) === b.charAt(i) &&
+        a.slice(i + 2) === b.slice(i + 2);  // two neighbours swapped
+    }
+    return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  }
+
+  var TYPE_ORDER = { listing: 0, category: 1, location: 2, news: 3, blog: 4, page: 5 };
+
+  /* Normalised fields and their word forms, computed once: a keystroke only compares
+     strings. A listing's category group holds its category's names and Keywords, its
+     address group its city's names (both made once per category and city). Items come
+     in name order, so every rank lists its matches by name without a sort. */
   function prepare(entries) {
+    var stems = new Map();
+    var termTexts = { category: {}, location: {} };
+    entries.forEach(function (entry) {
+      if (termTexts[entry.t]) {
+        termTexts[entry.t][entry.s] = [entry.t === "category" ? entry.n : "", entry.n_en,
+                                       entry.n_fr].concat(entry.k || []).join(" ");
+      }
+    });
+    var termForms = { category: {}, location: {} };
+    Object.keys(termTexts).forEach(function (type) {
+      var slugs = Object.keys(termTexts[type]);
+      var norm = normalizeAll(slugs.map(function (slug) { return termTexts[type][slug]; }));
+      slugs.forEach(function (slug, at) { termForms[type][slug] = formsText(norm[at], stems); });
+    });
     var texts = [];
     for (var i = 0; i < entries.length; i++) {
       var entry = entries[i];
-      texts.push(entry.n || "", entry.n_en || "", entry.n_fr || "", entry.c || "", entry.a || "");
+      texts.push(entry.n || "", entry.n_en || "", entry.n_fr || "",
+                 entry.t === "category" ? (entry.k || []).join(" ") : entry.cs ? "" : entry.c || "",
+                 entry.a || "");
     }
     var norm = normalizeAll(texts);
     var items = new Array(entries.length);
     for (i = 0; i < entries.length; i++) {
+      entry = entries[i];
       var k = 5 * i;
       var names = [norm[k]];
       if (norm[k + 1]) names.push(norm[k + 1]);
       if (norm[k + 2]) names.push(norm[k + 2]);
-      items[i] = { entry: entries[i], names: names,
-                   text: names.join(" ") + " " + norm[k + 3] + " " + norm[k + 4] };
+      var nameForms = formsText(names.join(" "), stems);
+      var categoryForms = (entry.cs && termForms.category[entry.cs]) || formsText(norm[k + 3], stems);
+      var addressForms = formsText(norm[k + 4], stems) + (termForms.location[entry.ls] || "");
+      items[i] = { entry: entry, names: names, nameForms: nameForms,
+                   categoryForms: categoryForms, addressForms: addressForms };
     }
+    items.sort(function (a, b) {
+      var x = a.names[0], y = b.names[0];
+      if (x !== y) return x < y ? -1 : 1;
+      var order = TYPE_ORDER[a.entry.t] - TYPE_ORDER[b.entry.t];
+      if (order) return order;
+      return a.entry.s < b.entry.s ? -1 : a.entry.s > b.entry.s ? 1 : 0;
+    });
     return items;
   }
 
-  /* The query and the forms rank() looks for, built once per keystroke. */
-  function compile(query) {
-    var words = query.split(" ");
-    var longest = words.reduce(function (a, b) { return b.length > a.length ? b : a; });
-    // The scan looks for the longest word without a leading al- (ال): it starts so many
-    // Arabic words that searching for it is slow; each candidate is then checked.
-    var needle = longest.length > 3 && longest.startsWith("\u0627\u0644") ? longest.slice(2) : longest;
-    return { query: query, words: words, needle: needle, exact: needle === query,
-             article: "\u0627\u0644" + query, word: " " + query,
-             articleWord: " \u0627\u0644" + query };
-  }
-
-  function hasWords(text, words) {
-    for (var w = 0; w < words.length; w++) {
-      if (text.indexOf(words[w]) < 0) return false;
+  /* The inverted index: every distinct word form, sorted (so the forms starting with a
+     prefix are one range), and for each the items that hold it, in item order. */
+  function invert(items) {
+    var postings = new Map();
+    var groups = ["nameForms", "categoryForms", "addressForms"];
+    for (var i = 0; i < items.length; i++) {
+      for (var g = 0; g < groups.length; g++) {
+        var forms = items[i][groups[g]].split(" ");
+        for (var f = 0; f < forms.length; f++) {
+          var form = forms[f];
+          if (!form) continue;
+          var list = postings.get(form);
+          if (!list) postings.set(form, [i]);
+          else if (list[list.length - 1] !== i) list.push(i);
+        }
+      }
     }
-    return true;
+    var vocab = Array.from(postings.keys()).sort();
+    return { vocab: vocab, postings: vocab.map(function (form) { return postings.get(form); }) };
   }
 
-  /* 0 exact name, 1 name starts with the query (or with al- + query), 2 a word of a name
-     does, 3 every word is in one name, 4 elsewhere (category, address). */
-  function rank(names, q) {
-    var best = 4;
-    for (var i = 0; i < names.length; i++) {
-      var name = names[i];
-      if (name === q.query) return 0;
-      if (best > 1 && (name.startsWith(q.query) || name.startsWith(q.article))) best = 1;
-      else if (best > 2 && (name.indexOf(q.word) >= 0 || name.indexOf(q.articleWord) >= 0)) best = 2;
-      else if (best > 3 && hasWords(name, q.words)) best = 3;
+  /* The first position in the sorted ``vocab`` whose form is not below ``prefix``. */
+  function lowerBound(vocab, prefix) {
+    var low = 0, high = vocab.length;
+    while (low < high) {
+      var middle = (low + high) >> 1;
+      if (vocab[middle] < prefix) low = middle + 1; else high = middle;
     }
-    return best;
+    return low;
   }
 
-  /* A searcher over prepared items. A fresh query scans one long string of every
-     entry's text; typing more of the same query only re-checks the previous matches
-     (a longer query can only match fewer entries). A single character matches the
-     start of a word of a name only: "every entry with an alef" helps nobody. */
+  var TYPO_MIN_LENGTH = 5;
+
+  /* A query word: the needles that find it as the start of a word or stem, and (five
+     letters or more) the whole words of the index one edit away, or starting one edit
+     away, that it does not already find. */
+  function compileWord(word, vocab) {
+    var forms = [word];
+    var stemmed = stem(word);
+    if (stemmed !== word) forms.push(stemmed);
+    var needles = forms.map(function (form) { return " " + form; });
+    var typos = [];
+    var typoForms = [];
+    if (word.length >= TYPO_MIN_LENGTH) {
+      var n = word.length;
+      for (var i = 0; i < vocab.length; i++) {
+        var form = vocab[i];
+        if (form.length < n - 1) continue;
+        var found = false;
+        for (var f = 0; f < forms.length && !found; f++) {
+          if (form.startsWith(forms[f])) found = true;
+        }
+        if (found) continue;
+        var near = (form.length <= n + 1 &&
+                    (withinOneEdit(word, form) || withinOneEdit(stemmed, form))) ||
+          (form.length > n && (withinOneEdit(word, form.slice(0, n)) ||
+                               withinOneEdit(word, form.slice(0, n + 1)) ||
+                               withinOneEdit(word, form.slice(0, n - 1))));
+        if (near) {
+          typos.push(" " + form + " ");
+          typoForms.push(i);
+        }
+      }
+    }
+    return { word: word, forms: forms, needles: needles, typos: typos, typoForms: typoForms };
+  }
+
+  function hasAny(text, needles) {
+    for (var i = 0; i < needles.length; i++) if (text.indexOf(needles[i]) >= 0) return true;
+    return false;
+  }
+
+  // Ranks: exact name, name prefix, words in names, in a category or its keywords, in the
+  // address; a match that needs a misspelt word comes after every exact one, and news,
+  // blog articles and pages after the directory's entries (but for an exact name).
+  var RANK_EXACT = 0, RANK_PREFIX = 1, RANK_NAME = 2, RANK_CATEGORY = 3, RANK_ADDRESS = 4;
+  var RANK_TYPO = 5, RANK_CONTENT = 10, RANKS = 20;
+  var DIRECTORY_TYPES = { listing: true, category: true, location: true };
+
+  /* The rank of an item for the compiled query, or -1 when a word does not match. */
+  function rank(item, q) {
+    var worst = RANK_NAME, typo = false;
+    for (var w = 0; w < q.words.length; w++) {
+      var word = q.words[w];
+      var where = -1;
+      for (var pass = 0; pass < 2 && where < 0; pass++) {
+        var needles = pass ? word.typos : word.needles;
+        if (!needles.length) continue;
+        if (hasAny(item.nameForms, needles)) where = RANK_NAME;
+        else if (q.single) where = -1;
+        else if (hasAny(item.categoryForms, needles)) where = RANK_CATEGORY;
+        else if (hasAny(item.addressForms, needles)) where = RANK_ADDRESS;
+        if (where >= 0 && pass) typo = true;
+      }
+      if (where < 0) return -1;
+      if (where > worst) worst = where;
+    }
+    if (!typo && worst === RANK_NAME) {
+      for (var i = 0; i < item.names.length; i++) {
+        var name = item.names[i];
+        if (name === q.query || name === q.article) return RANK_EXACT;  // whatever the type
+        if (name.startsWith(q.query) || name.startsWith(q.article)) worst = RANK_PREFIX;
+      }
+    }
+    if (typo) worst += RANK_TYPO;
+    return DIRECTORY_TYPES[item.entry.t] ? worst : worst + RANK_CONTENT;
+  }
+
+  /* A searcher over prepared items. Each keystroke takes the items that hold a form
+     starting with the query's longest word (one range of the sorted forms, and the
+     misspelt forms near it), then ranks them. One character matches the start of a
+     word of a name only: "every entry with an alef" helps nobody. */
   function createSearcher(entries) {
     var all = prepare(entries);
-    var ends = new Array(all.length);
-    var offset = -1;
-    for (var i = 0; i < all.length; i++) {
-      offset += all[i].text.length + 1;
-      ends[i] = offset;
-    }
-    var haystack = all.map(function (item) { return item.text; }).join("\n");
-    var last = { query: null, matches: all };
+    var inverted = invert(all);
+    var vocab = inverted.vocab;
+    var marks = new Uint8Array(all.length);
 
-    function scanAll(q, keep) {
-      var at = haystack.indexOf(q.needle);
-      var item = 0;
-      while (at >= 0) {
-        while (ends[item] < at) item++;
-        if (q.exact || hasWords(all[item].text, q.words)) keep(all[item], -1);
-        at = haystack.indexOf(q.needle, ends[item] + 1);
+    /* Marks every item holding a form that starts with one of ``prefixes``. */
+    function markPrefixes(prefixes) {
+      for (var p = 0; p < prefixes.length; p++) {
+        for (var at = lowerBound(vocab, prefixes[p]);
+             at < vocab.length && vocab[at].startsWith(prefixes[p]); at++) {
+          markForm(at);
+        }
       }
     }
 
-    function scanPool(pool, q, keep) {
-      for (var i = 0; i < pool.length; i++) {
-        if (hasWords(pool[i].text, q.words)) keep(pool[i], -1);
-      }
+    function markForm(at) {
+      var list = inverted.postings[at];
+      for (var i = 0; i < list.length; i++) marks[list[i]] = 1;
     }
 
-    function scanNameStarts(q, keep) {
-      for (var i = 0; i < all.length; i++) {
-        var score = rank(all[i].names, q);
-        if (score < 3) keep(all[i], score);
-      }
+    function compile(query) {
+      var words = query.split(" ").filter(function (word, at, list) {
+        return list.indexOf(word) === at;
+      }).map(function (word) { return compileWord(word, vocab); });
+      return { query: query, article: "\u0627\u0644" + query, words: words,
+               single: query.length === 1 };
     }
 
-    function search(rawQuery, limit) {
+    /* Results for a query and filters ({ category: slug, city: slug }, both optional):
+       { query, total, items (at most limit entries), facets, ms }. With a filter only
+       listings are results, and an empty query lists every listing it keeps. facets
+       counts the matching listings per category (within the city filter) and per city
+       (within the category filter). */
+    function search(rawQuery, limit, filters) {
       var started = performance.now();
       var query = normalize(rawQuery);
-      if (!query) {
-        last = { query: null, matches: all };
-        return { query: query, total: 0, items: [], ms: performance.now() - started };
+      var category = (filters && filters.category) || "";
+      var city = (filters && filters.city) || "";
+      var facets = { category: {}, city: {} };
+      if (!query && !category && !city) {
+        return { query: query, total: 0, items: [], facets: facets, ms: performance.now() - started };
       }
-      var q = compile(query);
-      var buckets = [[], [], [], [], []];
-      var matches = [];
-      var keep = function (item, score) {
-        matches.push(item);
-        buckets[score < 0 ? rank(item.names, q) : score].push(item);
-      };
-      if (query.length === 1) scanNameStarts(q, keep);
-      else if (last.query !== null && query.startsWith(last.query)) scanPool(last.matches, q, keep);
-      else scanAll(q, keep);
-      // One character matched name starts only, not a superset of longer queries' matches.
-      last = { query: query.length > 1 ? query : null, matches: query.length > 1 ? matches : all };
-      // Buckets keep index order (type, then slug) within a rank: no sort needed.
+      var q = null;
+      if (query) {
+        q = compile(query);
+        // The word with the fewest candidates is likely the longest one.
+        var pivot = q.words.reduce(function (a, b) { return b.word.length > a.word.length ? b : a; });
+        marks.fill(0);
+        markPrefixes(pivot.forms);
+        pivot.typoForms.forEach(markForm);
+      } else {
+        marks.fill(1);
+      }
+      var buckets = [];
+      for (var b = 0; b < RANKS; b++) buckets.push([]);
+      var total = 0;
+      for (var index = 0; index < all.length; index++) {
+        if (!marks[index]) continue;
+        var entry = all[index].entry;
+        if (!q && entry.t !== "listing") continue;
+        var score = q ? rank(all[index], q) : RANK_EXACT;
+        if (score < 0) continue;
+        if (entry.t === "listing") {
+          var inCategory = !category || entry.cs === category;
+          var inCity = !city || entry.ls === city;
+          if (inCity) facets.category[entry.cs] = (facets.category[entry.cs] || 0) + 1;
+          if (inCategory) facets.city[entry.ls] = (facets.city[entry.ls] || 0) + 1;
+          if (!inCategory || !inCity) continue;
+        } else if (category || city) {
+          continue;
+        }
+        total++;
+        buckets[score].push(entry);
+      }
       var items = [];
-      for (var b = 0; b < buckets.length && items.length < limit; b++) {
+      for (b = 0; b < RANKS && items.length < limit; b++) {
         var bucket = buckets[b];
-        for (var j = 0; j < bucket.length && items.length < limit; j++) items.push(bucket[j].entry);
+        for (var j = 0; j < bucket.length && items.length < limit; j++) items.push(bucket[j]);
       }
-      return { query: query, total: matches.length, items: items, ms: performance.now() - started };
+      return { query: query, total: total, items: items, facets: facets,
+               ms: performance.now() - started };
     }
 
     return { search: search, size: all.length };
@@ -250,8 +451,10 @@
     return link;
   }
 
-  window.DalilSearch = {
+  // The search worker loads this file too: it has no window, and never builds cards.
+  (typeof window !== "undefined" ? window : self).DalilSearch = {
     normalize: normalize,
+    stem: stem,
     loadIndex: loadIndex,
     createSearcher: createSearcher,
     card: card,

@@ -1,9 +1,12 @@
-/* Dalil live search (/search/): the header's search box searches as the user types. */
+/* Dalil live search (/search/): the header's search box searches as the user types.
+   The index is fetched, parsed and searched in a worker (search-worker.js), so typing
+   never waits for it; the query and the filters live in the page's address
+   (?q=…&category={slug}&city={slug}). */
 (function () {
   "use strict";
 
   var root = document.getElementById("live-search");
-  if (!root || !window.DalilSearch) return;
+  if (!root || !window.DalilSearch || !window.Worker) return;
   var core = window.DalilSearch;
   var input = document.getElementById(root.dataset.input || "site-search");
   var status = document.getElementById("search-status");
@@ -11,40 +14,75 @@
   var base = root.dataset.base || "";
   var more = document.getElementById("search-more");
   var limit = parseInt(root.dataset.limit, 10) || 20;
+  var facets = Array.prototype.slice.call(document.querySelectorAll("#search-facets select[data-facet]"));
   var shown = limit;
-  var searcher = null;
-  var shownNodes = new Map();
+  var ready = false;
   var failed = false;
+  var asked = 0;
+  var shownNodes = new Map();
   if (!input) return;
+
+  facets.forEach(function (select) {
+    Array.prototype.forEach.call(select.options, function (option) {
+      option.dataset.name = option.textContent;
+    });
+  });
 
   function setStatus(text, kind) {
     status.textContent = text;
     status.className = "search-status" + (kind ? " " + kind : "");
   }
 
-  function render() {
-    var raw = input.value;
-    if (failed) return;
-    if (!searcher) { setStatus("جارٍ تحميل فهرس البحث…"); return; }
-    var result = searcher.search(raw, shown);
+  function filters() {
+    var chosen = {};
+    facets.forEach(function (select) { if (select.value) chosen[select.dataset.facet] = select.value; });
+    return chosen;
+  }
+
+  var worker = new Worker(root.dataset.worker);
+
+  /* Asks the worker for the current state's results; only the latest answer is shown. */
+  function ask() {
+    asked++;
+    worker.postMessage({ type: "search", id: asked, query: input.value, limit: shown,
+                         filters: filters() });
+    if (!ready && !failed) setStatus("جارٍ تحميل فهرس البحث…");
+  }
+
+  /* Each option shows how many listings of the current query it would keep. */
+  function showCounts(counts, searched) {
+    facets.forEach(function (select) {
+      var byValue = counts[select.dataset.facet] || {};
+      Array.prototype.forEach.call(select.options, function (option) {
+        option.textContent = option.value && searched
+          ? option.dataset.name + " (" + (byValue[option.value] || 0) + ")"
+          : option.dataset.name;
+      });
+    });
+  }
+
+  function render(result) {
     var started = performance.now();
     // A result still shown keeps its node: no new layout of its card, no image reload.
     var nodes = new Map();
     var fragment = document.createDocumentFragment();
     result.items.forEach(function (entry) {
-      var item = shownNodes.get(entry);
+      var item = shownNodes.get(entry.url);
       if (!item) {
         item = document.createElement("li");
         item.className = "result";
         item.appendChild(core.card(entry, base));
       }
-      nodes.set(entry, item);
+      nodes.set(entry.url, item);
       fragment.appendChild(item);
     });
     list.replaceChildren(fragment);
     shownNodes = nodes;
+    var filtered = Object.keys(filters()).length > 0;
+    showCounts(result.facets, Boolean(result.query) || filtered);
     if (more) more.hidden = result.total <= result.items.length;
-    if (!result.query) {
+    var raw = input.value;
+    if (!result.query && !filtered) {
       setStatus("اكتب اسم نشاط أو فئة أو مدينة لتظهر النتائج.");
     } else if (!result.total) {
       setStatus("لا توجد نتائج لـ «" + raw.trim() + "». تحقّق من الإملاء أو جرّب كلمة أخرى.", "empty");
@@ -55,6 +93,7 @@
     }
     // For tests and the benchmark: what was shown, and how long matching and rendering took.
     root.dataset.query = result.query;
+    root.dataset.filters = new URLSearchParams(filters()).toString();
     root.dispatchEvent(new CustomEvent("dalil:results", {
       detail: { query: result.query, total: result.total, matchMs: result.ms,
                 renderMs: performance.now() - started }
@@ -62,33 +101,61 @@
   }
 
   function syncUrl() {
+    var params = new URLSearchParams();
     var query = input.value.trim();
-    var url = location.pathname + (query ? "?q=" + encodeURIComponent(query) : "");
-    history.replaceState(null, "", url);
+    if (query) params.set("q", query);
+    var chosen = filters();
+    Object.keys(chosen).forEach(function (name) { params.set(name, chosen[name]); });
+    var search = params.toString();
+    history.replaceState(null, "", location.pathname + (search ? "?" + search : ""));
   }
 
+  worker.onmessage = function (event) {
+    var message = event.data;
+    if (message.type === "ready") {
+      ready = true;
+      root.dataset.ready = String(message.size);
+    } else if (message.type === "results" && message.id === asked) {
+      render(message.result);
+    } else if (message.type === "error") {
+      failed = true;
+      root.dataset.ready = "error";
+      setStatus("تعذّر تحميل فهرس البحث. تحقّق من اتصالك بالإنترنت ثم أعد تحميل الصفحة، أو تصفّح الدليل حسب الفئة والمدينة.", "error");
+    }
+  };
+
+  var params = new URLSearchParams(location.search);
   input.setAttribute("aria-controls", list.id);
-  input.value = new URLSearchParams(location.search).get("q") || "";
+  input.value = params.get("q") || "";
+  facets.forEach(function (select) {
+    select.value = params.get(select.dataset.facet) || "";
+    if (select.selectedIndex < 0) select.value = "";  // a slug the site does not have
+    select.addEventListener("change", function () { shown = limit; ask(); syncUrl(); });
+  });
   if (!input.value) input.focus();
 
-  input.addEventListener("input", function () { shown = limit; render(); syncUrl(); });
+  input.addEventListener("input", function () { shown = limit; ask(); syncUrl(); });
   if (more) {
     more.addEventListener("click", function () {
       var first = links().length;
       shown += limit;
-      render();
-      var all = links();
-      if (all[first]) all[first].focus();  // keyboard users continue where the new ones start
+      root.addEventListener("dalil:results", function () {
+        var all = links();
+        if (all[first]) all[first].focus();  // keyboard users continue where the new ones start
+      }, { once: true });
+      ask();
     });
   }
   if (input.form) {
     input.form.addEventListener("submit", function (event) {
       event.preventDefault();
       shown = limit;
-      render();
+      ask();
       syncUrl();
     });
   }
+  var facetForm = document.getElementById("search-facets");
+  if (facetForm) facetForm.addEventListener("submit", function (event) { event.preventDefault(); });
 
   // Arrow keys move between the box and the results; Escape returns to the box.
   function links() { return Array.prototype.slice.call(list.querySelectorAll("a.result-link")); }
@@ -105,14 +172,6 @@
     else if (event.key === "Escape") { event.preventDefault(); input.focus(); }
   });
 
-  setStatus("جارٍ تحميل فهرس البحث…");
-  core.loadIndex(root.dataset.index).then(function (entries) {
-    searcher = core.createSearcher(entries);
-    root.dataset.ready = String(searcher.size);
-    render();
-  }).catch(function () {
-    failed = true;
-    root.dataset.ready = "error";
-    setStatus("تعذّر تحميل فهرس البحث. تحقّق من اتصالك بالإنترنت ثم أعد تحميل الصفحة، أو تصفّح الدليل حسب الفئة والمدينة.", "error");
-  });
+  worker.postMessage({ type: "load", url: new URL(root.dataset.index, location.href).href });
+  ask();  // answered as soon as the index is ready: results for ?q= without waiting for a key
 })();

@@ -1,0 +1,50 @@
+"""The relevance suite: the sample site's /search/ in Chromium, typed into its own box.
+
+Every query of relevance.QUERIES must put its listings in the top 10; the test prints
+recall@10 and MRR per query class (pytest -s, or -rP)."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests import sitebuilder as sb
+from tests.browser import serve
+
+from .relevance import QUERIES, figures
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    result = sb.build_sample_site(tmp_path_factory.mktemp("relevance") / "output")
+    assert result.returncode == 0, result.log
+    with serve(result.output) as base:
+        yield base
+
+
+def top_ten(page, query):
+    box = page.locator("#site-search")
+    box.fill("")
+    box.press_sequentially(query)
+    expected = page.evaluate("text => DalilSearch.normalize(text)", query)
+    expect(page.locator("#live-search")).to_have_attribute("data-query", expected)
+    hrefs = page.locator("#search-results a.result-link").evaluate_all(
+        "links => links.slice(0, 10).map(a => a.getAttribute('href'))")
+    return [href.rstrip("/").rsplit("/", 1)[-1] for href in hrefs if "/listing/" in href]
+
+
+def test_every_query_finds_its_listings_in_the_top_ten(chromium_browser, sample):
+    page = chromium_browser.new_page(locale="ar")
+    page.goto(sample + "/search/")
+    page.wait_for_function("/^[0-9]+$/.test(document.getElementById('live-search').dataset.ready)")
+    results = {query: (kind, expected, top_ten(page, query)) for kind, query, expected in QUERIES}
+    page.close()
+    print(f"\n{'class':<18} {'queries':>7} {'recall@10':>9} {'MRR':>6}")
+    counts = {kind: sum(1 for k, _, _ in QUERIES if k == kind) for kind, _, _ in QUERIES}
+    counts["all"] = len(QUERIES)
+    for kind, (recall, mrr) in figures(results).items():
+        print(f"{kind:<18} {counts[kind]:>7} {recall:>9.3f} {mrr:>6.3f}")
+    missed = {query: sorted(set(expected) - set(found))
+              for query, (_, expected, found) in results.items() if set(expected) - set(found)}
+    assert not missed
+    assert len(QUERIES) >= 40
