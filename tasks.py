@@ -72,3 +72,19 @@ def bench(c, listings="1000,10000,100000", report="bench/report.json", workdir="
 def icons(c):
     """Redraw the default theme's PNG icons (its icons.py) into its static/icons/."""
     c.run(shlex.join([sys.executable, str(Path(theme_path()) / "icons.py")]), pty=False)
+
+
+@task
+def messages(c):
+    """Extract the interface text of templates and scripts into every catalog
+    (plugins/dalil/locales/LANG/LC_MESSAGES/messages.po); translate the new entries there."""
+    babel = [sys.executable, "-m", "babel.messages.frontend"]
+    locales = ROOT / "plugins" / "dalil" / "locales"
+    template = ROOT / "build" / "messages.pot"
+    template.parent.mkdir(exist_ok=True)
+    c.run(shlex.join([*babel, "extract", "-F", str(ROOT / "babel.cfg"), "--no-location",
+                      "--sort-output", "-k", "_", "-k", "gettext", "-k", "ngettext:1,2",
+                      "--project", "dalil", "-o", str(template), str(ROOT / "plugins" / "dalil")]))
+    for folder in sorted(path for path in locales.iterdir() if path.is_dir()):
+        c.run(shlex.join([*babel, "update", "--no-fuzzy-matching", "--ignore-obsolete",
+                          "-i", str(template), "-d", str(locales), "-l", folder.name]))

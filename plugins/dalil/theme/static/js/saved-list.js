@@ -224,8 +224,9 @@
           return [phone, phone && 'tel:' + phone.replace(/[^0-9+]/g, ''), true];
         }],
         ['الموقع الإلكتروني', function (slug, ld) {
+          // Shown as written: URL's href would add a trailing slash.
           var site = ld && webAddress(ld.sameAs || '');
-          return [site, site, true];
+          return [site && ld.sameAs, site, true];
         }],
         ['العنوان', function (slug, ld) {
           if (!ld) {
