@@ -44,6 +44,6 @@ def files():
     files["blog/tips.md"] = sb.metadata_file("نصائح.", Title="نصائح", Slug="tips",
                                              Date="2026-11-01")
     files["pages/code.md"] = sb.metadata_file(
-        "    curl https://dalil.test/directory/export.json?" + "a=1&" * 60 + "\n",
+        "```\ncurl https://dalil.test/directory/export.json?" + "a=1&" * 60 + "\n```",
         Title="صفحة فيها شيفرة", Slug="code")
     return files
