@@ -162,10 +162,10 @@ def test_save_buttons_on_published_cards_and_listing_pages(site):
     assert len(cards) == 2
     for card in cards:
         button = card.find("button", class_="save-button")
-        slug = card.h3.a["href"].rstrip("/").rsplit("/", 1)[1]
+        slug = card.h2.a["href"].rstrip("/").rsplit("/", 1)[1]
         assert button["data-save"] == slug and button.has_attr("hidden")
         assert button["aria-pressed"] == "false" and button["type"] == "button"
-        assert card.h3.get_text() in button.get_text()  # a name that says which listing
+        assert card.h2.get_text() in button.get_text()  # a name that says which listing
     listing = soup(site, "directory/listing/zaytouna/index.html")
     assert listing.find("button", attrs={"data-save": "zaytouna"}).has_attr("hidden")
     hidden = soup(site, "directory/listing/secret-shop/index.html")
