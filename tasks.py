@@ -77,14 +77,22 @@ def icons(c):
 @task
 def messages(c):
     """Extract the interface text of templates and scripts into every catalog
-    (plugins/dalil/locales/LANG/LC_MESSAGES/messages.po); translate the new entries there."""
+    (plugins/dalil/locales/LANG/LC_MESSAGES/{messages,scripts}.po); translate the new
+    entries there."""
     babel = [sys.executable, "-m", "babel.messages.frontend"]
-    locales = ROOT / "plugins" / "dalil" / "locales"
-    template = ROOT / "build" / "messages.pot"
-    template.parent.mkdir(exist_ok=True)
-    c.run(shlex.join([*babel, "extract", "-F", str(ROOT / "babel.cfg"), "--no-location",
-                      "--sort-output", "-k", "_", "-k", "gettext", "-k", "ngettext:1,2",
-                      "--project", "dalil", "-o", str(template), str(ROOT / "plugins" / "dalil")]))
-    for folder in sorted(path for path in locales.iterdir() if path.is_dir()):
-        c.run(shlex.join([*babel, "update", "--no-fuzzy-matching", "--ignore-obsolete",
-                          "-i", str(template), "-d", str(locales), "-l", folder.name]))
+    package = ROOT / "plugins" / "dalil"
+    for domain, mapping, keywords in (
+            ("messages", "babel.cfg", ["_", "gettext", "ngettext:1,2"]),
+            ("scripts", "babel-scripts.cfg", ["dalilText", "dalilPlural:1,2"])):
+        template = ROOT / "build" / f"{domain}.pot"
+        template.parent.mkdir(exist_ok=True)
+        c.run(shlex.join([*babel, "extract", "-F", str(ROOT / mapping), "--no-location",
+                          "--sort-output", "--no-default-keywords", "--project", "dalil",
+                          *[f"--keyword={keyword}" for keyword in keywords],
+                          "-o", str(template), str(package)]))
+        for folder in sorted(path for path in (package / "locales").iterdir() if path.is_dir()):
+            catalog = folder / "LC_MESSAGES" / f"{domain}.po"
+            command = "update" if catalog.exists() else "init"
+            extra = ["--no-fuzzy-matching", "--ignore-obsolete"] if command == "update" else []
+            c.run(shlex.join([*babel, command, *extra, "-D", domain, "-i", str(template),
+                              "-d", str(package / "locales"), "-l", folder.name]))

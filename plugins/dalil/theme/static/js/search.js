@@ -25,7 +25,7 @@
   function render() {
     var raw = input.value;
     if (failed) return;
-    if (!searcher) { setStatus("جارٍ تحميل فهرس البحث…"); return; }
+    if (!searcher) { setStatus(dalilText("Loading the search index…")); return; }
     var result = searcher.search(raw, shown);
     var started = performance.now();
     // A result still shown keeps its node: no new layout of its card, no image reload.
@@ -45,13 +45,13 @@
     shownNodes = nodes;
     if (more) more.hidden = result.total <= result.items.length;
     if (!result.query) {
-      setStatus("اكتب اسم نشاط أو فئة أو مدينة لتظهر النتائج.");
+      setStatus(dalilText("Type the name of a business, a category or a city to see results."));
     } else if (!result.total) {
-      setStatus("لا توجد نتائج لـ «" + raw.trim() + "». تحقّق من الإملاء أو جرّب كلمة أخرى.", "empty");
+      setStatus(dalilText("No results for “%(query)s”. Check the spelling or try another word.", { query: raw.trim() }), "empty");
     } else if (result.total > result.items.length) {
-      setStatus("عدد النتائج: " + result.total + ". تُعرض أول " + result.items.length + " نتيجة.");
+      setStatus(dalilText("Results: %(total)s. The first %(shown)s are shown.", { total: result.total, shown: result.items.length }));
     } else {
-      setStatus("عدد النتائج: " + result.total + ".");
+      setStatus(dalilText("Results: %(total)s.", { total: result.total }));
     }
     // For tests and the benchmark: what was shown, and how long matching and rendering took.
     root.dataset.query = result.query;
@@ -105,7 +105,7 @@
     else if (event.key === "Escape") { event.preventDefault(); input.focus(); }
   });
 
-  setStatus("جارٍ تحميل فهرس البحث…");
+  setStatus(dalilText("Loading the search index…"));
   core.loadIndex(root.dataset.index).then(function (entries) {
     searcher = core.createSearcher(entries);
     root.dataset.ready = String(searcher.size);
@@ -113,6 +113,6 @@
   }).catch(function () {
     failed = true;
     root.dataset.ready = "error";
-    setStatus("تعذّر تحميل فهرس البحث. تحقّق من اتصالك بالإنترنت ثم أعد تحميل الصفحة، أو تصفّح الدليل حسب الفئة والمدينة.", "error");
+    setStatus(dalilText("The search index could not be loaded. Check your internet connection, then reload the page, or browse the directory by category and city."), "error");
   });
 })();
