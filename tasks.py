@@ -80,3 +80,27 @@ def bench(c, listings="1000,10000,100000", report="bench/report.json", workdir="
 def icons(c):
     """Redraw the default theme's PNG icons (its icons.py) into its static/icons/."""
     c.run(shlex.join([sys.executable, str(Path(theme_path()) / "icons.py")]), pty=False)
+
+
+@task
+def messages(c):
+    """Extract the interface text of templates and scripts into every catalog
+    (plugins/dalil/locales/LANG/LC_MESSAGES/{messages,scripts}.po); translate the new
+    entries there."""
+    babel = [sys.executable, "-m", "babel.messages.frontend"]
+    package = ROOT / "plugins" / "dalil"
+    for domain, mapping, keywords in (
+            ("messages", "babel.cfg", ["_", "gettext", "ngettext:1,2"]),
+            ("scripts", "babel-scripts.cfg", ["dalilText", "dalilPlural:1,2"])):
+        template = ROOT / "build" / f"{domain}.pot"
+        template.parent.mkdir(exist_ok=True)
+        c.run(shlex.join([*babel, "extract", "-F", str(ROOT / mapping), "--no-location",
+                          "--sort-output", "--no-default-keywords", "--project", "dalil",
+                          *[f"--keyword={keyword}" for keyword in keywords],
+                          "-o", str(template), str(package)]))
+        for folder in sorted(path for path in (package / "locales").iterdir() if path.is_dir()):
+            catalog = folder / "LC_MESSAGES" / f"{domain}.po"
+            command = "update" if catalog.exists() else "init"
+            extra = ["--no-fuzzy-matching", "--ignore-obsolete"] if command == "update" else []
+            c.run(shlex.join([*babel, command, *extra, "-D", domain, "-i", str(template),
+                              "-d", str(package / "locales"), "-l", folder.name]))

@@ -11,6 +11,8 @@ PLUGINS = list(dalil.PLUGINS)
 PATH = "content"
 OUTPUT_PATH = "output"
 DEFAULT_LANG = "ar"
+# The theme's interface language: "ar" (right to left), "fr" or "en" (README).
+DALIL_INTERFACE_LANG = "ar"
 DEFAULT_DATE_FORMAT = "%Y-%m-%d"
 
 # News and blog are the two Pelican categories (one folder each).

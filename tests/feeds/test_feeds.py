@@ -109,10 +109,16 @@ def test_rss_items_have_title_link_description_pubdate_guid(site):
     for item in items:
         for name in ("title", "link", "description", "pubDate", "guid"):
             assert (item.findtext(name) or "").strip(), name
-        # Pelican's guid is a tag: URI; it must not claim to be a permalink.
-        assert item.find("guid").get("isPermaLink") == "false"
+        assert item.find("guid").get("isPermaLink") in (None, "true")
     ids = [item.findtext("guid") for item in items]
     assert len(set(ids)) == 3
+
+
+def test_rss_guid_is_the_json_feed_id_of_the_same_item(site):
+    guids = {entry.link: entry.id for entry in rss(site).entries}
+    ids = {item["url"]: item["id"] for item in json_feed(site)["items"]}
+    assert guids == ids
+    assert all(guid.startswith(f"{sb.SITEURL}/") for guid in guids.values())
 
 
 def test_rss_title_keeps_arabic_and_markup_characters(site):

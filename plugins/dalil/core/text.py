@@ -34,8 +34,12 @@ def plain_text(value):
     if value is None:
         return ""
     value = str(value)
-    if "<" in value or "&" in value:
+    if "<" in value:
         value = BeautifulSoup(value, "html.parser").get_text()
+    elif "&" in value:
+        # Without a tag there is no markup to parse (a URL with "&" is no document).
+        value = html.unescape(value)
+    if "&" in value:
         value = html.unescape(value)  # entities left over by double encoding
     value = unicodedata.normalize("NFC", strip_unsafe(value))
     return _WHITESPACE.sub(" ", value).strip()

@@ -3,6 +3,7 @@
 from pelican import signals
 
 from dalil.core.errors import install_log_filters
+from dalil.core.i18n import install_interface
 from dalil.core.static import keep_unchanged_static
 from dalil.core.templates import escape_by_default
 from dalil.core.writer import get_writer
@@ -20,6 +21,7 @@ def register():
     install_log_filters()
     signals.initialized.connect(claim_directory_folders)
     signals.generator_init.connect(escape_by_default)
+    signals.generator_init.connect(install_interface)
     signals.get_generators.connect(get_generators)
     signals.get_writer.connect(get_writer)
     signals.static_generator_finalized.connect(keep_unchanged_static)

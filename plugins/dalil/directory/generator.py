@@ -10,6 +10,7 @@ from pelican import signals
 from pelican.cache import FileStampDataCacher
 from pelican.generators import Generator
 from pelican.readers import Readers, find_empty_alt
+from pyuca import Collator
 
 from dalil.core.dates import build_time, to_utc
 from dalil.core.errors import ContentErrors
@@ -143,6 +144,9 @@ class DirectoryGenerator(Generator):
 
     def _read_terms(self, kind, paths, url_pattern, save_as_pattern, errors):
         terms = {}
+        # Listings name their category and city by slug, but exports and people tell
+        # terms apart by name: two with one name would merge for them.
+        by_name = {}
         for source in self._read_all(paths, errors):
             meta = source.metadata
             name = plain_text(meta.get("title"))
@@ -164,6 +168,10 @@ class DirectoryGenerator(Generator):
                 except ValueError as error:
                     errors.add(source.display_path, "%s", error)
                     continue
+            if name in by_name:
+                errors.add(source.display_path, "duplicate %s name %r, also used by %s",
+                           kind, name, by_name[name].source_path)
+                continue
             terms[slug] = Term(
                 kind=kind, slug=slug, name=name, name_en=name_en, name_fr=name_fr,
                 province=plain_text(meta.get("province")), schema_type=schema_type,
@@ -172,6 +180,7 @@ class DirectoryGenerator(Generator):
                 url=url_pattern.format(slug=slug), save_as=save_as_pattern.format(slug=slug),
                 keywords=validate.clean_keywords(meta.get("keywords")),
             )
+            by_name[name] = terms[slug]
         return terms
 
     def _read_listings(self, categories, cities, errors):
@@ -255,8 +264,9 @@ class DirectoryGenerator(Generator):
         for listing in published:
             listing.category.listings.append(listing)
             listing.city.listings.append(listing)
+        by_name = Collator().sort_key
         for term in (*categories.values(), *cities.values()):
-            term.listings.sort(key=lambda listing: (listing.name, listing.slug))
+            term.listings.sort(key=lambda listing: (by_name(listing.name), listing.slug))
 
         self.directory = Directory(
             listings=published,
@@ -264,6 +274,8 @@ class DirectoryGenerator(Generator):
             drafts=[listing for listing in listings if listing.status == "draft"],
             categories=[categories[slug] for slug in sorted(categories)],
             cities=[cities[slug] for slug in sorted(cities)],
+            categories_by_name=sorted(categories.values(), key=lambda t: (by_name(t.name), t.slug)),
+            cities_by_name=sorted(cities.values(), key=lambda t: (by_name(t.name), t.slug)),
         )
         self.context[CONTEXT_KEY] = self.directory
         # Listing pages tell "open now" with the build's zone data (see hours.utc_offsets).

@@ -132,6 +132,9 @@ class Directory:
     drafts: list
     categories: list  # by slug
     cities: list
+    # For people: in the alphabetical order of their names (Unicode collation).
+    categories_by_name: list = field(default_factory=list)
+    cities_by_name: list = field(default_factory=list)
 
     def recent(self, count):
         """The ``count`` most recently modified published listings."""

@@ -37,9 +37,10 @@ def finish_feed(context, feed):
     if not channel.get("description"):
         channel["description"] = channel["title"]
     for item in feed.items:
-        # Pelican's guid is a tag: URI, not a URL: RSS must be told it is no permalink.
-        if str(item.get("unique_id") or "").startswith("tag:"):
-            item["unique_id_is_permalink"] = False
+        # The item's URL, as the JSON Feed's ``id``: one identity for a news item in both
+        # feeds (Pelican's own guid is a tag: URI).
+        item["unique_id"] = item["link"]
+        item["unique_id_is_permalink"] = True
     if not feed.items:
         # feedgenerator dates an empty channel "now"; the build time keeps builds reproducible.
         when = build_time()

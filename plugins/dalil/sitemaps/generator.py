@@ -145,8 +145,8 @@ class SitemapsGenerator(Generator):
                   for page in sorted(self.context.get("pages", []), key=lambda page: page.slug)]
         return {
             "sitemap_url": self.config.page_url,
-            "categories": directory.categories if directory is not None else [],
-            "cities": directory.cities if directory is not None else [],
+            "categories": directory.categories_by_name if directory is not None else [],
+            "cities": directory.cities_by_name if directory is not None else [],
             "article_sections": article_sections,
             "page_links": pages,
         }

@@ -18,17 +18,17 @@
       return;
     }
     var text = document.createElement('p');
-    text.textContent = 'تتوفّر نسخة أحدث من الموقع.';
+    text.textContent = dalilText('A newer version of the site is available.');
     var reload = document.createElement('button');
     reload.type = 'button';
-    reload.textContent = 'حدّث الصفحة';
+    reload.textContent = dalilText('Reload the page');
     reload.addEventListener('click', function () {
       window.location.reload();
     });
     var later = document.createElement('button');
     later.type = 'button';
     later.className = 'secondary';
-    later.textContent = 'لاحقًا';
+    later.textContent = dalilText('Later');
     later.addEventListener('click', function () {
       banner.textContent = '';
     });

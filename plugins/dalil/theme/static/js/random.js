@@ -25,18 +25,18 @@
 
   next.addEventListener("click", show);
 
-  status.textContent = "جارٍ اختيار نشاط…";
+  status.textContent = dalilText("Choosing a listing…");
   core.loadIndex(root.dataset.index).then(function (entries) {
     listings = entries.filter(function (entry) { return entry.t === "listing"; });
     if (!listings.length) {
-      status.textContent = "لا توجد أنشطة في الدليل بعد.";
+      status.textContent = dalilText("The directory has no listings yet.");
       return;
     }
     status.textContent = "";
     next.disabled = false;
     show();
   }).catch(function () {
-    status.textContent = "تعذّر تحميل الدليل. تحقّق من اتصالك بالإنترنت ثم أعد تحميل الصفحة.";
+    status.textContent = dalilText("The directory could not be loaded. Check your internet connection, then reload the page.");
     status.className = "search-status error";
   });
 })();

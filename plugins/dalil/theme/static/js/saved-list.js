@@ -82,12 +82,12 @@
           body.appendChild(element('p', { 'class': 'meta' }, meta));
         }
       } else {
-        body.appendChild(element('h2', {}, 'قائمة لم تعد في الدليل'));
+        body.appendChild(element('h2', {}, dalilText('A listing no longer in the directory')));
         body.appendChild(element('p', { 'class': 'meta', dir: 'ltr' }, slug));
       }
       li.appendChild(body);
       if (removable) {
-        var remove = element('button', { type: 'button', 'class': 'secondary', 'data-remove': slug }, 'إزالة');
+        var remove = element('button', { type: 'button', 'class': 'secondary', 'data-remove': slug }, dalilText('Remove'));
         remove.appendChild(element('span', { 'class': 'visually-hidden' }, ' ' + (entry ? entry.n : slug)));
         li.appendChild(remove);
       }
@@ -103,14 +103,14 @@
       shared.hidden = !sharing;
       actions.hidden = Boolean(sharing) || slugs.length === 0;
       if (sharing) {
-        say(sharing.length ? 'عدد القوائم في الرابط المشترك: ' + sharing.length + '.' : 'الرابط المشترك لا يحمل أي قائمة.');
+        say(sharing.length ? dalilText('Listings in the shared link: %(num)s.', { num: sharing.length }) : dalilText('The shared link holds no listing.'));
         return;
       }
       if (!slugs.length) {
-        say('لا توجد قوائم محفوظة بعد. اضغط زر «حفظ» في صفحة أي نشاط أو بطاقته.');
+        say(dalilText('No saved listings yet. Press the “Save” button on any listing’s page or card.'));
         return;
       }
-      say('عدد القوائم المحفوظة: ' + slugs.length + '.');
+      say(dalilText('Saved listings: %(num)s.', { num: slugs.length }));
       var link = new URL(app.dataset.saved, window.location.href);
       link.search = '?ids=' + slugs.join(',');
       shareLink.value = link.href;
@@ -139,9 +139,9 @@
       shareLink.select();
       if (navigator.clipboard) {
         navigator.clipboard.writeText(shareLink.value).then(function () {
-          say('نُسخ رابط القائمة.');
+          say(dalilText('The list’s link was copied.'));
         }, function () {
-          say('حدِّد الرابط وانسخه.');
+          say(dalilText('Select the link and copy it.'));
         });
       }
     });
@@ -193,7 +193,7 @@
     function cell(row, value, href, ltr) {
       var td = element('td');
       if (value === null) {
-        td.appendChild(element('span', { 'class': 'meta' }, 'غير متاح الآن'));
+        td.appendChild(element('span', { 'class': 'meta' }, dalilText('Not available now')));
       } else if (!value) {
         td.appendChild(element('span', { 'class': 'meta' }, '—'));
       } else if (href) {
@@ -217,23 +217,24 @@
         top.appendChild(th);
       });
       var rows = [
-        ['الفئة', function (slug) { return [listings[slug].c || '']; }],
-        ['المدينة', function (slug, ld) { return [ld && ((ld.address || {}).addressLocality || '')]; }],
-        ['الهاتف', function (slug, ld) {
+        [dalilText('Category'), function (slug) { return [listings[slug].c || '']; }],
+        [dalilText('City'), function (slug, ld) { return [ld && ((ld.address || {}).addressLocality || '')]; }],
+        [dalilText('Phone'), function (slug, ld) {
           var phone = ld && (ld.telephone || '');
           return [phone, phone && 'tel:' + phone.replace(/[^0-9+]/g, ''), true];
         }],
-        ['الموقع الإلكتروني', function (slug, ld) {
+        [dalilText('Website'), function (slug, ld) {
+          // Shown as written: URL's href would add a trailing slash.
           var site = ld && webAddress(ld.sameAs || '');
-          return [site, site, true];
+          return [site && ld.sameAs, site, true];
         }],
-        ['العنوان', function (slug, ld) {
+        [dalilText('Address'), function (slug, ld) {
           if (!ld) {
             return [listings[slug].a || null];
           }
           var address = ld.address || {};
           var locality = [address.postalCode, address.addressLocality].filter(Boolean).join(' ');
-          return [[address.streetAddress, locality, address.addressCountry].filter(Boolean).join('، ')];
+          return [[address.streetAddress, locality, address.addressCountry].filter(Boolean).join(dalilText(', '))];
         }]
       ];
       rows.forEach(function (spec) {
@@ -252,17 +253,17 @@
       });
       if (selection.length < 2) {
         region.hidden = true;
-        say(slugs.length < 2 ? 'احفظ قائمتين على الأقل لتقارن بينهما.' : 'اختر قائمتين على الأقل.');
+        say(slugs.length < 2 ? dalilText('Save at least two listings to compare them.') : dalilText('Choose at least two listings.'));
         return;
       }
-      say('جارٍ تحميل المقارنة…');
+      say(dalilText('Loading the comparison…'));
       Promise.all(selection.map(fetchDetails)).then(function (data) {
         if (selection.join() !== chosen.join()) {
           return;  // the choice changed while loading
         }
         renderTable(selection, data);
         region.hidden = false;
-        say('عدد القوائم المعروضة جنبًا إلى جنب: ' + selection.length + '.');
+        say(dalilText('Listings shown side by side: %(num)s.', { num: selection.length }));
       });
     }
 
@@ -286,13 +287,13 @@
 
   app.hidden = false;
   if (!saved.available) {
-    say('لا يسمح متصفحك بحفظ البيانات على هذا الجهاز، فلا يمكن عرض المحفوظات.');
+    say(dalilText('Your browser does not allow saving data on this device, so saved listings cannot be shown.'));
     return;
   }
-  say('جارٍ التحميل…');
+  say(dalilText('Loading…'));
   loadIndex().then(function (listings) {
     (app.dataset.view === 'compare' ? compareView : savedView)(listings);
   }).catch(function () {
-    say('تعذّر تحميل بيانات الدليل. تحقّق من الاتصال ثم أعد المحاولة.');
+    say(dalilText('The directory’s data could not be loaded. Check the connection, then try again.'));
   });
 })();

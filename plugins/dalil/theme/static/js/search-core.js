@@ -4,9 +4,11 @@
 (function () {
   "use strict";
 
+  // i18n.js gives the page's language; without it (a page of another theme) as written.
+  var dalilText = window.dalilText || function (message) { return message; };
   var TYPE_LABELS = {
-    listing: "نشاط", category: "فئة", location: "مدينة",
-    news: "خبر", blog: "مقال", page: "صفحة"
+    listing: dalilText("a listing"), category: dalilText("a category"), location: dalilText("a city"),
+    news: dalilText("a news item"), blog: dalilText("a blog post"), page: dalilText("a page")
   };
 
   // Removed: Latin combining accents, Arabic tashkeel and Quranic marks (after NFKD the

@@ -46,7 +46,7 @@
     asked++;
     worker.postMessage({ type: "search", id: asked, query: input.value, limit: shown,
                          filters: filters() });
-    if (!ready && !failed) setStatus("جارٍ تحميل فهرس البحث…");
+    if (!ready && !failed) setStatus(dalilText("Loading the search index…"));
   }
 
   /* Each option shows how many listings of the current query it would keep. */
@@ -83,13 +83,13 @@
     if (more) more.hidden = result.total <= result.items.length;
     var raw = input.value;
     if (!result.query && !filtered) {
-      setStatus("اكتب اسم نشاط أو فئة أو مدينة لتظهر النتائج.");
+      setStatus(dalilText("Type the name of a business, a category or a city to see results."));
     } else if (!result.total) {
-      setStatus("لا توجد نتائج لـ «" + raw.trim() + "». تحقّق من الإملاء أو جرّب كلمة أخرى.", "empty");
+      setStatus(dalilText("No results for “%(query)s”. Check the spelling or try another word.", { query: raw.trim() }), "empty");
     } else if (result.total > result.items.length) {
-      setStatus("عدد النتائج: " + result.total + ". تُعرض أول " + result.items.length + " نتيجة.");
+      setStatus(dalilText("Results: %(total)s. The first %(shown)s are shown.", { total: result.total, shown: result.items.length }));
     } else {
-      setStatus("عدد النتائج: " + result.total + ".");
+      setStatus(dalilText("Results: %(total)s.", { total: result.total }));
     }
     // For tests and the benchmark: what was shown, and how long matching and rendering took.
     root.dataset.query = result.query;

@@ -1,0 +1,112 @@
+"""Interface text in gettext catalogs, dates and numbers in the interface language.
+
+Templates use Jinja's i18n extension (``{% trans %}``, ``_()``, ``ngettext``) with the
+``messages`` catalogs; the theme's scripts call ``dalilText``/``dalilPlural`` (i18n.js)
+with the ``scripts`` catalogs, which every page carries as a JSON block. The catalogs are
+the ``.po`` sources under ``dalil/locales``, compiled in memory when a build starts
+(Babel), so the repository and the wheel hold no generated ``.mo`` file. Plural forms
+come from the catalog header, which Babel writes from CLDR's rules.
+"""
+
+import io
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel import Locale
+from babel.dates import format_date
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import Translations
+from jinja2.utils import htmlsafe_json_dumps
+
+from .settings import read_settings
+
+logger = logging.getLogger(__name__)
+
+LOCALES = Path(__file__).resolve().parent.parent / "locales"
+DOMAIN = "messages"
+SCRIPTS_DOMAIN = "scripts"
+# Interface language -> writing direction of its pages.
+DIRECTIONS = {"ar": "rtl", "fr": "ltr", "en": "ltr"}
+
+
+@dataclass(frozen=True)
+class InterfaceSettings:
+    lang: str = "ar"
+
+    @property
+    def dir(self):
+        return DIRECTIONS[self.lang]
+
+
+def interface_settings(settings):
+    cfg = read_settings(InterfaceSettings, settings, "DALIL_INTERFACE_")
+    if cfg.lang not in DIRECTIONS:
+        raise SystemExit(f"dalil: DALIL_INTERFACE_LANG must be one of "
+                         f"{', '.join(sorted(DIRECTIONS))}, not {cfg.lang!r}")
+    return cfg
+
+
+def read_catalog(lang, domain=DOMAIN):
+    with (LOCALES / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as source:
+        return read_po(source, locale=lang, domain=domain)
+
+
+def translations(lang, domain=DOMAIN):
+    """The ``lang`` catalog of ``domain``, compiled from its ``.po`` source."""
+    compiled = io.BytesIO()
+    write_mo(compiled, read_catalog(lang, domain))
+    compiled.seek(0)
+    return Translations(compiled, domain=domain)
+
+
+def script_messages(lang, domain=SCRIPTS_DOMAIN):
+    """The scripts' catalog as JSON-ready data: message -> text, and for a plural
+    message CLDR category (what ``Intl.PluralRules`` answers) -> text."""
+    catalog = read_catalog(lang, domain)
+    compiled = translations(lang, domain)
+    rule = Locale.parse(lang).plural_form
+    # The smallest number of each CLDR category picks the catalog's form for it.
+    samples = {}
+    for number in range(1000):
+        samples.setdefault(rule(number), number)
+    messages = {}
+    for message in catalog:
+        if not message.id:
+            continue
+        if isinstance(message.id, str):
+            messages[message.id] = compiled.gettext(message.id)
+        else:
+            singular, plural = message.id
+            messages[singular] = {category: compiled.ngettext(singular, plural, number)
+                                  for category, number in sorted(samples.items())}
+    return messages
+
+
+def format_number(value, lang):
+    # Western digits in every language: Moroccan Arabic writes them so.
+    return format_decimal(value, locale=lang, numbering_system="latn")
+
+
+def format_day(value, lang):
+    """A date as people of ``lang`` write it ("21 نوفمبر 2026"), digits western."""
+    return format_date(value, format="long", locale=lang)
+
+
+def install_interface(generator):
+    """``generator_init``: gettext, ``interface_lang``/``interface_dir``, the scripts'
+    messages (``script_messages_json``) and the ``number`` and ``day`` filters in
+    ``generator``'s Jinja environment."""
+    cfg = interface_settings(generator.settings)
+    env = generator.env
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_translations(translations(cfg.lang), newstyle=True)
+    # The page's JSON block for i18n.js: escaped for HTML, Arabic kept as text.
+    scripts_json = htmlsafe_json_dumps(script_messages(cfg.lang), ensure_ascii=False,
+                                       sort_keys=True, allow_nan=False)
+    env.globals.update(interface_lang=cfg.lang, interface_dir=cfg.dir,
+                       script_messages_json=scripts_json)
+    env.filters["number"] = lambda value: format_number(value, cfg.lang)
+    env.filters["day"] = lambda value: format_day(value, cfg.lang)

@@ -1,0 +1,134 @@
+"""Interface text through gettext: complete ar/fr/en catalogs, CLDR plural forms, the
+interface language setting, and the catalogs shipped in the wheel."""
+
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+from bs4 import BeautifulSoup
+
+from dalil.core.i18n import DIRECTIONS, LOCALES, translations
+from tests import sitebuilder as sb
+
+from . import fixtures
+
+COUNTS = (0, 1, 2, 3, 10, 11, 100, 101)
+ARABIC = re.compile("[\u0600-\u06ff]")
+PLURALS = {
+    ("ar", "%(num)s listing"): ["لا أنشطة", "نشاط واحد", "نشاطان", "3 أنشطة", "10 أنشطة",
+                                "11 نشاطًا", "100 نشاط", "101 نشاط"],
+    ("ar", "%(num)s category"): ["لا فئات", "فئة واحدة", "فئتان", "3 فئات", "10 فئات",
+                                 "11 فئةً", "100 فئة", "101 فئة"],
+    ("ar", "%(num)s city"): ["لا مدن", "مدينة واحدة", "مدينتان", "3 مدن", "10 مدن",
+                             "11 مدينةً", "100 مدينة", "101 مدينة"],
+    ("fr", "%(num)s listing"): ["0 établissement", "1 établissement"] + [
+        f"{n} établissements" for n in COUNTS[2:]],
+    ("fr", "%(num)s city"): ["0 ville", "1 ville"] + [f"{n} villes" for n in COUNTS[2:]],
+}
+
+
+def catalog(lang):
+    with (LOCALES / lang / "LC_MESSAGES" / "messages.po").open("rb") as source:
+        return read_po(source, locale=lang)
+
+
+@pytest.mark.parametrize("key", sorted(PLURALS), ids="-".join)
+def test_plural_forms_follow_cldr_for_0_1_2_3_10_11_100_101(key):
+    lang, singular = key
+    plural = singular.replace("listing", "listings").replace("category", "categories") \
+        .replace("city", "cities")
+    texts = [translations(lang).ngettext(singular, plural, n) % {"num": n} for n in COUNTS]
+    assert texts == PLURALS[key]
+
+
+def test_every_template_string_is_in_every_catalog_and_translated():
+    mapping = [("**/templates/**.html", "jinja2")]
+    options = {"**/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
+    extracted = {message[2] if isinstance(message[2], str) else message[2][0]
+                 for message in extract_from_dir(str(LOCALES.parent), mapping, options_map=options)}
+    assert len(extracted) > 80
+    for lang in DIRECTIONS:
+        messages = catalog(lang)
+        ids = {m.id if isinstance(m.id, str) else m.id[0] for m in messages if m.id}
+        assert extracted <= ids, (lang, sorted(extracted - ids))
+        assert [error for _, errors in messages.check() for error in errors] == [], lang
+        if lang == "en":
+            continue  # the messages are English
+        for message in messages:
+            if message.id:
+                strings = [message.string] if isinstance(message.string, str) else message.string
+                assert all(strings) and not message.fuzzy, (lang, message.id)
+
+
+@pytest.fixture(scope="module")
+def french(tmp_path_factory):
+    result = sb.build_site(tmp_path_factory.mktemp("french"), fixtures.files(),
+                           DALIL_INTERFACE_LANG="fr")
+    assert result.returncode == 0, result.log
+    return result
+
+
+def test_french_interface_sets_lang_dir_and_text_of_every_page(french):
+    pages = [relpath for relpath in french.files() if relpath.endswith(".html")]
+    assert len(pages) > 40
+    for relpath in pages:
+        page = BeautifulSoup(french.read(relpath), "html.parser")
+        assert (page.html["lang"], page.html["dir"]) == ("fr", "ltr"), relpath
+        header = page.select_one(".site-header")
+        if header:
+            header.select_one(".brand").decompose()  # the site's name, as written
+            assert not ARABIC.search(header.get_text()), relpath
+    cafes = BeautifulSoup(french.read("directory/category/cafes/index.html"), "html.parser")
+    assert "11 établissements" in cafes.select_one("main header").get_text()
+    listing = BeautifulSoup(french.read("directory/listing/zaytouna/index.html"), "html.parser")
+    assert [dt.get_text() for dt in listing.select(".facts dt")][:2] == ["Catégorie", "Ville"]
+    assert not ARABIC.search(" ".join(dt.get_text() for dt in listing.select(".facts dt")))
+
+
+def test_french_interface_shows_a_listing_french_name_first(french):
+    listing = BeautifulSoup(french.read("directory/listing/zaytouna/index.html"), "html.parser")
+    title = listing.select_one("h1")
+    assert (title.get_text(), title["lang"]) == ("La Zaytouna", "fr")
+    other = [(span.get_text(), span["lang"]) for span in listing.select(".alt-name span")]
+    assert other == [("مطعم الزيتونة", "ar"), ("Zaytouna", "en")]
+    card = BeautifulSoup(french.read("directory/category/cafes/index.html"), "html.parser")
+    names = [a.get_text() for a in card.select(".card h2 a")]
+    assert "La Zaytouna" in names and "مطعم الزيتونة" not in names
+    assert "مقاهي 0" in names  # no French name: shown as written
+
+
+def test_english_interface(build_site):
+    files = sb.base_files()
+    files.update(sb.listing("zaytouna", "مطعم الزيتونة"))
+    result = build_site(files, DALIL_INTERFACE_LANG="en")
+    assert result.returncode == 0, result.log
+    page = BeautifulSoup(result.read("directory/category/restaurants/index.html"), "html.parser")
+    assert (page.html["lang"], page.html["dir"]) == ("en", "ltr")
+    assert "1 listing" in [p.get_text() for p in page.select("main header p")]
+
+
+def test_an_unknown_interface_language_stops_the_build_with_a_message(build_site):
+    result = build_site(sb.base_files(), DALIL_INTERFACE_LANG="de")
+    assert result.returncode != 0
+    assert "DALIL_INTERFACE_LANG must be one of ar, en, fr, not 'de'" in result.log
+    assert "Traceback" not in result.log
+
+
+def test_the_wheel_carries_the_catalogs(tmp_path):
+    source = tmp_path / "source"
+    shutil.copytree(sb.REPO, source, ignore=shutil.ignore_patterns(
+        "tests", "node_modules", "output", "build", "*.egg-info", "__pycache__", ".git"))
+    completed = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                                "--no-build-isolation", "-w", str(tmp_path / "dist"), str(source)],
+                               capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    wheel = zipfile.ZipFile(next((tmp_path / "dist").glob("dalil-*.whl")))
+    names = set(wheel.namelist())
+    for lang in DIRECTIONS:
+        assert f"dalil/locales/{lang}/LC_MESSAGES/messages.po" in names
+    assert not [name for name in names if name.endswith(".mo")]
