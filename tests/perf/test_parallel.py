@@ -132,3 +132,17 @@ def test_a_rebuild_redraws_the_pages_whose_menu_changed(tmp_path):
             html.parse(str(first.output / "directory/listing/zaytouna/index.html"))
             .iter("a") if "about" in link.get("href", "")]
     assert "عن الدليل" in menu and "من نحن" not in menu
+
+
+def test_the_incremental_builds_equal_a_serial_clean_build(rebuilt, tmp_path):
+    """After the cached rebuilds (pages skipped, vCards kept, templates reused), the
+    output is the bytes a serial build without any cache writes from the same content."""
+    first, *_ = rebuilt
+    content = first.root / "content"
+    files = {path.relative_to(content).as_posix(): path.read_bytes()
+             for path in content.rglob("*") if path.is_file()}
+    clean = sb.build_site(tmp_path, files, DALIL_DIRECTORY_WORKERS=1)
+    assert clean.returncode == 0, clean.log
+    incremental_tree, clean_tree = tree(first.output), tree(clean.output)
+    assert sorted(incremental_tree) == sorted(clean_tree)
+    assert [path for path in clean_tree if clean_tree[path] != incremental_tree[path]] == []
