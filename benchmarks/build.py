@@ -88,10 +88,11 @@ def build_env(repo):
             "PYTHONPATH": str(repo / "plugins")}
 
 
-def run_build(repo, site, settings_file, output, log_name, fatal=True):
-    """One Pelican build in a child process (see ``measure``)."""
-    command = [sys.executable, "-m", "pelican", str(site / "content"), "-o", str(output),
-               "-s", str(settings_file)]
+def run_build(repo, site, settings_file, log_name, fatal=True):
+    """One Pelican build in a child process (see ``measure``). The paths come from the
+    settings file alone, as under ``invoke livereload``: the same settings, the same
+    cache keys."""
+    command = [sys.executable, "-m", "pelican", "-s", str(settings_file)]
     if fatal:
         command += ["--fatal", "errors"]
     return measure(command, site, site / f"{log_name}.log", build_env(repo))
@@ -163,14 +164,13 @@ def remove(*folders):
 def cold_round(repo, site, hugo_command, number, with_pelican):
     """One interleaved round of cold builds: Dalil, then Hugo, then plain Pelican."""
     remove(site / "dalil-output", site / "dalil-cache")
-    builds = {"dalil": run_build(repo, site, site / "pelicanconf.py", site / "dalil-output",
-                                 f"dalil-cold-{number}")}
+    builds = {"dalil": run_build(repo, site, site / "pelicanconf.py", f"dalil-cold-{number}")}
     remove(site / "hugo-output", site / "hugo-cache")
     builds["hugo"] = run_hugo(hugo_command, site, f"hugo-{number}")
     if with_pelican:
         remove(site / "plain-output", site / "plain-cache")
-        builds["pelican"] = run_build(repo, site, site / "plain_settings.py",
-                                      site / "plain-output", f"plain-{number}", fatal=False)
+        builds["pelican"] = run_build(repo, site, site / "plain_settings.py", f"plain-{number}",
+                                      fatal=False)
     return builds
 
 
@@ -208,8 +208,7 @@ def warm_edits(repo, site, listings, count):
     for number, path in enumerate(listings[len(listings) // 2:][:count], 1):
         before = snapshot(site / "dalil-output")
         edit_listing(path)
-        build = run_build(repo, site, site / "pelicanconf.py", site / "dalil-output",
-                          f"dalil-warm-{number}")
+        build = run_build(repo, site, site / "pelicanconf.py", f"dalil-warm-{number}")
         after = snapshot(site / "dalil-output")
         rewritten = sorted(relpath for relpath, stamp in after.items()
                            if before.get(relpath, (None, None))[:2] != stamp[:2])
