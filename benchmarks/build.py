@@ -1,25 +1,31 @@
-"""``invoke bench``: the full Dalil build against plain Pelican on the same synthetic content.
+"""``invoke bench``: the full Dalil build against Hugo and plain Pelican on the same content.
 
-For each size: a cold plain-Pelican build (the same Markdown files as ordinary
-articles, no Dalil plugin, the default theme, no feeds), a cold Dalil build with
-every plugin of the repository's ``pelicanconf.py`` (plus ``benchmarks.timings`` for the
-per-output timings), then a warm Dalil rebuild after editing one listing, counting
-the output files it rewrote. Each build runs in its own process; its wall time and
-peak RSS (``wait4``: the largest resident set of the build or any of its
-workers) are recorded. The JSON report lets figures be compared across commits.
+For each size the same synthetic listings become a Dalil site (every plugin of the
+repository's ``pelicanconf.py`` plus ``benchmarks.timings`` for per-output timings),
+a plain Pelican site (the listings as ordinary articles, default theme, no feeds)
+and a Hugo site (``benchmarks.hugo``: listing, category and city pages, sitemap,
+RSS). Cold builds run interleaved (Dalil, Hugo, Pelican, Dalil, …), each in its own
+process with wall time, CPU time and peak RSS from ``wait4``; ratios are taken
+within a round, then their median and range. Then Dalil rebuilds with the content
+cache after one edited listing (files rewritten counted), and ``invoke livereload``
+runs in the site's folder to time a save until the listing's page is rewritten.
+Hugo is Debian's ``hugo`` package: the bench installs nothing.
 """
 
 import datetime as dt
 import json
 import os
 import platform
+import signal
 import shutil
+import socket
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from . import synthetic
+from . import hugo, synthetic
 
 # The build time of every benchmark build (reproducible; news inside the 48-hour window).
 SOURCE_DATE_EPOCH = str(int(synthetic.ANCHOR.replace(tzinfo=dt.timezone.utc).timestamp()))
@@ -61,23 +67,43 @@ def _settings_plain(site):
     return "".join(f"{key} = {value!r}\n" for key, value in values.items())
 
 
-def run_build(repo, site, settings_file, output, log_name, fatal=True):
-    """Run one Pelican build in a child process: seconds, peak RSS (MiB), return code."""
-    command = [sys.executable, "-m", "pelican", str(site / "content"), "-o", str(output),
-               "-s", str(settings_file)]
-    if fatal:
-        command += ["--fatal", "errors"]
-    env = {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "COLUMNS": "200",
-           "PYTHONPATH": str(repo / "plugins")}
-    with open(site / f"{log_name}.log", "w", encoding="utf-8") as log:
+def measure(command, cwd, log_path, env=None):
+    """Run ``command`` to its end: wall seconds, CPU seconds and peak RSS of its process tree.
+
+    ``wait4`` reports the child's own usage plus that of every descendant it waited
+    for (a build's worker processes): user + system time summed, RSS the largest.
+    """
+    with open(log_path, "w", encoding="utf-8") as log:
         started = time.perf_counter()
-        process = subprocess.Popen(command, cwd=site, env=env, stdout=log, stderr=subprocess.STDOUT)
-        # wait4 gives this child's own peak RSS (and that of the workers it waited for).
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return {"seconds": round(seconds, 3), "peak_rss_mib": round(usage.ru_maxrss / 1024, 1),
-            "returncode": process.returncode}
+    return {"seconds": round(seconds, 3), "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 3),
+            "peak_rss_mib": round(usage.ru_maxrss / 1024, 1),
+            "returncode": os.waitstatus_to_exitcode(status)}
+
+
+def build_env(repo):
+    return {**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, "COLUMNS": "200",
+            "PYTHONPATH": str(repo / "plugins")}
+
+
+def run_build(repo, site, settings_file, log_name, fatal=True):
+    """One Pelican build in a child process (see ``measure``). The paths come from the
+    settings file alone, as under ``invoke livereload``: the same settings, the same
+    cache keys."""
+    command = [sys.executable, "-m", "pelican", "-s", str(settings_file)]
+    if fatal:
+        command += ["--fatal", "errors"]
+    return measure(command, site, site / f"{log_name}.log", build_env(repo))
+
+
+def run_hugo(hugo, site, log_name):
+    """One Hugo build of ``site/hugo`` into ``site/hugo-output`` (see ``measure``)."""
+    command = [hugo, "--source", str(site / "hugo"), "--destination", str(site / "hugo-output"),
+               "--cacheDir", str(site / "hugo-cache"), "--quiet"]
+    return measure(command, site, site / f"{log_name}.log",
+                   {**os.environ, "HUGO_ENVIRONMENT": "production"})
 
 
 def snapshot(folder):
@@ -91,19 +117,20 @@ def snapshot(folder):
     return files
 
 
-def edit_one_listing(content):
-    """Change one published listing's description and date; its path."""
-    listings = sorted((content / "listings").glob("*.md"))
-    for path in listings[len(listings) // 2:]:
-        text = path.read_text(encoding="utf-8")
-        if "\nStatus:" in text:
-            continue
-        head, body = text.split("\n\n", 1)
-        head = "\n".join("Modified: 2026-11-21 11:00" if line.startswith("Modified:") else line
-                         for line in head.splitlines())
-        path.write_text(head + "\n\n" + body + "\nتم تحديث معلومات هذا النشاط.\n", encoding="utf-8")
-        return path
-    raise ValueError("no published listing to edit")
+def published_listings(content):
+    """The synthetic listings a build publishes (no ``Status``), in file order."""
+    return [path for path in sorted((content / "listings").glob("*.md"))
+            if "\nStatus:" not in path.read_text(encoding="utf-8")]
+
+
+def edit_listing(path):
+    """Change one listing's description and modification date; its path."""
+    text = path.read_text(encoding="utf-8")
+    head, body = text.split("\n\n", 1)
+    head = "\n".join("Modified: 2026-11-21 11:00" if line.startswith("Modified:") else line
+                     for line in head.splitlines())
+    path.write_text(head + "\n\n" + body + "\nتم تحديث معلومات هذا النشاط.\n", encoding="utf-8")
+    return path
 
 
 def _read_json(path):
@@ -113,43 +140,173 @@ def _read_json(path):
         return {}
 
 
-def bench_size(repo, workdir, listings, extra_settings=None):
+def prepare_site(repo, workdir, listings, extra_settings=None):
+    """The synthetic content, Dalil's and plain Pelican's settings and the Hugo site."""
     site = Path(workdir) / f"n{listings}"
     if site.exists():
         shutil.rmtree(site)
     site.mkdir(parents=True)
     totals = synthetic.write_content(site / "content", listings)
-    (site / "dalil_settings.py").write_text(_settings_dalil(repo, site, extra_settings or {}),
-                                            encoding="utf-8")
+    # pelicanconf.py and tasks.py: the folder is also a site for ``invoke livereload``.
+    (site / "pelicanconf.py").write_text(_settings_dalil(repo, site, extra_settings or {}),
+                                         encoding="utf-8")
+    (site / "tasks.py").write_text("from dalil.tasks import *  # noqa: F403\n", encoding="utf-8")
     (site / "plain_settings.py").write_text(_settings_plain(site), encoding="utf-8")
+    hugo.write_site(site / "hugo", synthetic.generate_files(listings), SITEURL)
+    return site, totals
 
-    plain = run_build(repo, site, site / "plain_settings.py", site / "plain-output", "plain",
-                      fatal=False)
-    plain["files"] = len(snapshot(site / "plain-output"))
-    dalil = run_build(repo, site, site / "dalil_settings.py", site / "dalil-output", "dalil-cold")
-    before = snapshot(site / "dalil-output")
-    dalil["files"] = len(before)
+
+def remove(*folders):
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def cold_round(repo, site, hugo_command, number, with_pelican):
+    """One interleaved round of cold builds: Dalil, then Hugo, then plain Pelican."""
+    remove(site / "dalil-output", site / "dalil-cache")
+    builds = {"dalil": run_build(repo, site, site / "pelicanconf.py", f"dalil-cold-{number}")}
+    remove(site / "hugo-output", site / "hugo-cache")
+    builds["hugo"] = run_hugo(hugo_command, site, f"hugo-{number}")
+    if with_pelican:
+        remove(site / "plain-output", site / "plain-cache")
+        builds["pelican"] = run_build(repo, site, site / "plain_settings.py", f"plain-{number}",
+                                      fatal=False)
+    return builds
+
+
+def spread(values):
+    """Median, smallest and largest of ``values`` (rounded), and how many."""
+    values = sorted(values)
+    return {"median": round(statistics.median(values), 3), "min": round(values[0], 3),
+            "max": round(values[-1], 3), "n": len(values)}
+
+
+METRICS = ("seconds", "cpu_seconds", "peak_rss_mib")
+
+
+def summarise(rounds):
+    """Per tool and metric the spread over rounds; per ratio the spread of each round's ratio.
+
+    Ratios are taken within a round (builds run one after another), so a slow
+    moment of the shared machine weighs on both sides of the ratio alike.
+    """
+    tools = sorted({tool for builds in rounds for tool in builds})
+    summary = {tool: {metric: spread([builds[tool][metric] for builds in rounds])
+                      for metric in METRICS} for tool in tools}
+    ratios = {}
+    for other in ("hugo", "pelican"):
+        if other in tools:
+            ratios[f"dalil/{other}"] = {
+                metric: spread([builds["dalil"][metric] / max(builds[other][metric], 1e-3)
+                                for builds in rounds]) for metric in METRICS}
+    return summary, ratios
+
+
+def warm_edits(repo, site, listings, count):
+    """``count`` Dalil rebuilds with the content cache, each after editing one listing."""
+    edits = []
+    for number, path in enumerate(listings[len(listings) // 2:][:count], 1):
+        before = snapshot(site / "dalil-output")
+        edit_listing(path)
+        build = run_build(repo, site, site / "pelicanconf.py", f"dalil-warm-{number}")
+        after = snapshot(site / "dalil-output")
+        rewritten = sorted(relpath for relpath, stamp in after.items()
+                           if before.get(relpath, (None, None))[:2] != stamp[:2])
+        build.update(edited=str(path.relative_to(site)), rewritten_files=len(rewritten),
+                     rewritten=rewritten[:40], removed_files=len(set(before) - set(after)))
+        edits.append(build)
+    return edits
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _builds_done(log_path):
+    try:
+        return log_path.read_text(encoding="utf-8", errors="replace").count("Done: Processed")
+    except OSError:
+        return 0
+
+
+def _wait_for(condition, timeout, process):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        if process.poll() is not None:
+            return False
+        time.sleep(0.02)
+    return False
+
+
+def livereload_edits(repo, site, listings, count, timeout=600):
+    """Seconds from saving a listing to its page rewritten, under ``invoke livereload``.
+
+    The real task runs in the site's folder; each edit waits for the page's new
+    mtime, then for the rebuild to finish before the next edit.
+    """
+    log_path = site / "livereload.log"
+    env = {**build_env(repo), "DALIL_HOST": "127.0.0.1", "DALIL_PORT": str(free_port())}
+    with open(log_path, "w", encoding="utf-8") as log:
+        process = subprocess.Popen([sys.executable, "-m", "invoke", "livereload"], cwd=site,
+                                   env=env, stdout=log, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    seconds, failures = [], 0
+    try:
+        if not _wait_for(lambda: _builds_done(log_path) >= 1, timeout, process):
+            return {"error": "livereload's first build did not finish", "log": str(log_path)}
+        time.sleep(2)  # the watcher's first pass records every file's mtime
+        for path in listings[:count]:
+            page = site / "dalil-output" / "directory" / "listing" / path.stem / "index.html"
+            builds = _builds_done(log_path)
+            before = os.stat(page).st_mtime_ns
+            saved = time.time_ns()
+            edit_listing(path)
+            if not _wait_for(lambda: os.stat(page).st_mtime_ns != before, timeout, process):
+                failures += 1
+                break
+            seconds.append((os.stat(page).st_mtime_ns - saved) / 1e9)
+            _wait_for(lambda: _builds_done(log_path) > builds, timeout, process)
+            time.sleep(1)
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+    result = {"rounds": [round(value, 3) for value in seconds], "failures": failures}
+    if seconds:
+        result["seconds"] = spread(seconds)
+    return result
+
+
+def bench_size(repo, workdir, listings, rounds=3, hugo_command="hugo", with_pelican=True,
+               edits=3, extra_settings=None, echo=print):
+    site, totals = prepare_site(repo, workdir, listings, extra_settings)
+    cold = []
+    for number in range(1, rounds + 1):
+        cold.append(cold_round(repo, site, hugo_command, number, with_pelican))
+        echo(f"  round {number}: " + ", ".join(
+            f"{tool} {build['seconds']:.2f} s {build['cpu_seconds']:.1f} CPU-s "
+            f"{build['peak_rss_mib']:.0f} MiB" for tool, build in cold[-1].items()))
+    summary, ratios = summarise(cold)
+    # The last cold build's outputs: what the warm edits start from.
     timings = _read_json(site / "dalil-timings.json")
-
-    edited = edit_one_listing(site / "content")
-    warm = run_build(repo, site, site / "dalil_settings.py", site / "dalil-output", "dalil-warm")
-    after = snapshot(site / "dalil-output")
-    rewritten = sorted(path for path, stamp in after.items()
-                       if before.get(path, (None, None))[:2] != stamp[:2])
-    warm.update(edited=str(edited.relative_to(site)), rewritten_files=len(rewritten),
-                rewritten=rewritten[:40],
-                removed_files=len(set(before) - set(after)))
+    files = len(snapshot(site / "dalil-output"))
+    published = published_listings(site / "content")
+    warm = warm_edits(repo, site, published, edits)
     warm_timings = _read_json(site / "dalil-timings.json")
+    live = livereload_edits(repo, site, published[len(published) // 4:], edits)
     return {
-        "listings": listings, "content_files": totals,
-        "plain_pelican": plain, "dalil": dalil,
-        "time_ratio": round(dalil["seconds"] / plain["seconds"], 3),
-        "rss_ratio": round(dalil["peak_rss_mib"] / max(plain["peak_rss_mib"], 0.1), 3),
+        "listings": listings, "content_files": totals, "dalil_files": files,
+        "rounds": cold, "summary": summary, "ratios": ratios,
         "dalil_outputs_seconds": timings.get("outputs", {}),
         "dalil_generators_seconds": timings.get("generators", {}),
         "dalil_output_files": timings.get("files", {}),
-        "warm_rebuild": warm,
-        "warm_outputs_seconds": warm_timings.get("outputs", {}),
+        "warm_edit": {"rounds": warm, "seconds": spread([edit["seconds"] for edit in warm]),
+                      "cpu_seconds": spread([edit["cpu_seconds"] for edit in warm]),
+                      "outputs_seconds": warm_timings.get("outputs", {})},
+        "livereload_edit": live,
     }
 
 
@@ -173,14 +330,25 @@ def plugins_of(repo):
     return list(read_settings(str(repo / "pelicanconf.py")).get("PLUGINS", []))
 
 
-def run(repo, sizes, workdir, report_path=None, extra_settings=None, echo=print):
+def hugo_version(command):
+    completed = subprocess.run([command, "version"], capture_output=True, text=True, check=True)
+    return completed.stdout.strip()
+
+
+def run(repo, sizes, workdir, report_path=None, rounds=3, hugo_command="hugo",
+        pelican_max=10_000, edits=3, extra_settings=None, echo=print):
+    """Bench every size in ``sizes``; plain Pelican only up to ``pelican_max`` listings."""
     repo = Path(repo).resolve()
-    report = {"machine": machine(), "plugins": plugins_of(repo),
+    report = {"machine": {**machine(), "hugo": hugo_version(hugo_command),
+                          "load_average_at_start": os.getloadavg()},
+              "plugins": plugins_of(repo),
               "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
               "sizes": []}
     for listings in sizes:
-        echo(f"bench: {listings:,} listings ...")
-        result = bench_size(repo, workdir, listings, extra_settings)
+        echo(f"bench: {listings:,} listings, {rounds} interleaved rounds ...")
+        result = bench_size(repo, workdir, listings, rounds=rounds, hugo_command=hugo_command,
+                            with_pelican=listings <= pelican_max, edits=edits,
+                            extra_settings=extra_settings, echo=echo)
         report["sizes"].append(result)
         echo(summary_line(result))
         if report_path:
@@ -188,7 +356,9 @@ def run(repo, sizes, workdir, report_path=None, extra_settings=None, echo=print)
     sizes_done = {entry["listings"]: entry for entry in report["sizes"]}
     if 10_000 in sizes_done and 100_000 in sizes_done:
         report["scaling_100k_over_10k"] = round(
-            sizes_done[100_000]["dalil"]["seconds"] / sizes_done[10_000]["dalil"]["seconds"], 2)
+            sizes_done[100_000]["summary"]["dalil"]["seconds"]["median"]
+            / sizes_done[10_000]["summary"]["dalil"]["seconds"]["median"], 2)
+    report["load_average_at_end"] = os.getloadavg()
     if report_path:
         write_report(report, report_path)
     return report
@@ -201,30 +371,53 @@ def write_report(report, path):
                     encoding="utf-8")
 
 
+def _median_range(values, unit="", digits=2):
+    return (f"{values['median']:.{digits}f}{unit} "
+            f"({values['min']:.{digits}f}–{values['max']:.{digits}f})")
+
+
 def summary_line(entry):
-    plain, dalil, warm = entry["plain_pelican"], entry["dalil"], entry["warm_rebuild"]
-    return (f"{entry['listings']:>7,} listings | plain {plain['seconds']:7.2f} s "
-            f"{plain['peak_rss_mib']:7.1f} MiB | dalil {dalil['seconds']:7.2f} s "
-            f"{dalil['peak_rss_mib']:7.1f} MiB | ratio {entry['time_ratio']:.2f}x | "
-            f"warm {warm['seconds']:.2f} s, {warm['rewritten_files']} files rewritten")
+    dalil, ratios = entry["summary"]["dalil"], entry["ratios"]
+    parts = [f"{entry['listings']:>7,} listings | dalil {dalil['seconds']['median']:.2f} s "
+             f"{dalil['peak_rss_mib']['median']:.0f} MiB"]
+    parts += [f"{name} {ratio['seconds']['median']:.2f}x time, "
+              f"{ratio['peak_rss_mib']['median']:.2f}x memory" for name, ratio in ratios.items()]
+    parts.append(f"warm edit {entry['warm_edit']['seconds']['median']:.2f} s")
+    live = entry["livereload_edit"].get("seconds")
+    parts.append(f"livereload edit {live['median']:.2f} s" if live else "livereload edit failed")
+    return " | ".join(parts)
 
 
 def table(report):
-    """The report as a rich table, with each Dalil output's seconds."""
+    """The report as rich tables: builds, ratios, edits, and seconds per Dalil output."""
     from rich.table import Table
 
-    result = Table(title="Dalil vs plain Pelican (cold builds; warm = after editing one listing)")
-    for column in ("listings", "plain s", "plain MiB", "dalil s", "dalil MiB", "ratio",
-                   "warm s", "rewritten", "files"):
-        result.add_column(column, justify="right")
+    builds = Table(title="Cold builds: median (min–max) over interleaved rounds")
+    for column in ("listings", "tool", "wall s", "CPU s", "peak MiB", "files"):
+        builds.add_column(column, justify="right")
+    ratios = Table(title="Dalil / other, each round's ratio: median (min–max)")
+    for column in ("listings", "ratio", "wall", "CPU", "peak memory"):
+        ratios.add_column(column, justify="right")
+    edits = Table(title="Dalil after editing one listing (content cache on)")
+    for column in ("listings", "warm build s", "CPU s", "rewritten files",
+                   "livereload: saved → page rewritten s"):
+        edits.add_column(column, justify="right")
     for entry in report["sizes"]:
-        plain, dalil, warm = entry["plain_pelican"], entry["dalil"], entry["warm_rebuild"]
-        result.add_row(f"{entry['listings']:,}", f"{plain['seconds']:.2f}",
-                       f"{plain['peak_rss_mib']:.0f}", f"{dalil['seconds']:.2f}",
-                       f"{dalil['peak_rss_mib']:.0f}", f"{entry['time_ratio']:.2f}×",
-                       f"{warm['seconds']:.2f}", str(warm["rewritten_files"]),
-                       f"{dalil['files']:,}")
-    outputs = Table(title="Seconds per Dalil output (cold)")
+        size = f"{entry['listings']:,}"
+        for tool, values in entry["summary"].items():
+            builds.add_row(size, tool, _median_range(values["seconds"]),
+                           _median_range(values["cpu_seconds"], digits=1),
+                           _median_range(values["peak_rss_mib"], digits=0),
+                           f"{entry['dalil_files']:,}" if tool == "dalil" else "")
+        for name, values in entry["ratios"].items():
+            ratios.add_row(size, name, *(_median_range(values[metric], "×")
+                                         for metric in METRICS))
+        warm, live = entry["warm_edit"], entry["livereload_edit"]
+        edits.add_row(size, _median_range(warm["seconds"]), _median_range(warm["cpu_seconds"]),
+                      ", ".join(str(edit["rewritten_files"]) for edit in warm["rounds"]),
+                      _median_range(live["seconds"]) if "seconds" in live
+                      else live.get("error", "failed"))
+    outputs = Table(title="Seconds per Dalil output (last cold build)")
     outputs.add_column("output")
     for entry in report["sizes"]:
         outputs.add_column(f"{entry['listings']:,}", justify="right")
@@ -232,4 +425,4 @@ def table(report):
     for kind in kinds:
         outputs.add_row(kind, *(f"{entry['dalil_outputs_seconds'].get(kind, 0):.2f}"
                                 for entry in report["sizes"]))
-    return result, outputs
+    return builds, ratios, edits, outputs

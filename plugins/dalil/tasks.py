@@ -113,6 +113,48 @@ def preview(c):
     staged_build(c, CONFIG["settings_publish"])
 
 
+class CachedBuilds:
+    """Rebuilds with the content cache inside this process, as ``pelican -r`` does:
+    Python, Pelican, the plugins and the settings stay loaded from one build to the
+    next, so a saved listing costs only its rebuild. A change to the settings file
+    reads them again; a change to Dalil's code runs a fresh ``pelican`` process
+    (this one keeps the code it started with)."""
+
+    OVERRIDE = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True}
+
+    def __init__(self, c, settings_file):
+        import logging
+
+        from pelican.log import init as init_logging
+
+        self.c, self.settings_file = c, settings_file
+        init_logging(logging.INFO, fatal="errors")  # as pelican_run's --fatal errors
+        self.pelican = None
+
+    def load(self):
+        from pelican import Pelican
+        from pelican.settings import read_settings
+
+        self.pelican = Pelican(read_settings(str(Path.cwd() / self.settings_file),
+                                             override=self.OVERRIDE))
+
+    def build(self):
+        if self.pelican is None:
+            self.load()
+        try:
+            self.pelican.run()
+        except (Exception, SystemExit) as error:  # a content error ends the build, not the server
+            sys.stderr.write(f"livereload: the build failed: {error}\n")
+
+    def settings_changed(self):
+        self.pelican = None
+        self.build()
+
+    def code_changed(self):
+        pelican_run(self.c, "-s", self.settings_file, "-e", "CACHE_CONTENT=true",
+                    "LOAD_CONTENT_CACHE=true")
+
+
 @task
 def livereload(c):
     """Serve the site and rebuild and reload the browser tab when a file changes."""
@@ -122,17 +164,16 @@ def livereload(c):
     from dalil.sitefiles.serving import live_reload_handler
 
     settings = site_settings(CONFIG["settings_base"])
-
-    def cached_build():
-        pelican_run(c, "-s", CONFIG["settings_base"], "-e", "CACHE_CONTENT=true",
-                    "LOAD_CONTENT_CACHE=true")
-
-    cached_build()
+    builds = CachedBuilds(c, CONFIG["settings_base"])
+    builds.build()
     server = Server()
     server.SFH = live_reload_handler(header_policy(settings))  # INTERFACE.md's types
-    for pattern in (CONFIG["settings_base"], f"{settings['THEME']}/**/*",
-                    f"{settings['PATH']}/**/*", f"{PACKAGE}/**/*"):
-        server.watch(pattern, cached_build)
+    server.watch(CONFIG["settings_base"], builds.settings_changed)
+    for pattern in (f"{settings['THEME']}/**/*", f"{settings['PATH']}/**/*"):
+        server.watch(pattern, builds.build)
+    # The package's templates and static files, then its code.
+    server.watch(f"{PACKAGE}/**/*", builds.build, ignore=lambda path: path.endswith((".py", ".pyc")))
+    server.watch(f"{PACKAGE}/**/*.py", builds.code_changed)
     server.serve(host=CONFIG["host"], port=CONFIG["port"], root=settings["OUTPUT_PATH"])
 
 

@@ -162,3 +162,25 @@ def test_precompressed_copies_follow_their_file(tmp_path):
     files.precompress("index.json")
     assert {suffix: (tmp_path / f"index.json{suffix}").read_bytes()
             for suffix in (".br", ".gz")} == copies  # and the same bytes: reproducible
+def test_compiled_templates_are_reused_only_under_the_same_options(tmp_path):
+    from jinja2 import DictLoader, Environment
+
+    from dalil.core.templates import _CompiledTemplates
+
+    loader = DictLoader({"t.html": "{% if x %}\n  <b>{{ y }}</b>\n{% endif %}\n"})
+
+    def environment(**options):
+        env = Environment(loader=loader, **options)
+        env.bytecode_cache = _CompiledTemplates(str(tmp_path))
+        return env
+
+    plain = environment().get_template("t.html").render(x=True, y="<")
+    assert plain == "\n  <b><</b>\n"
+    # The same source under other options: not the code compiled above.
+    trimmed = environment(trim_blocks=True, lstrip_blocks=True, autoescape=True)
+    assert trimmed.get_template("t.html").render(x=True, y="<") == "  <b>&lt;</b>\n"
+    assert len(list(tmp_path.iterdir())) == 2
+    # Under the first options again, the stored code is loaded, not compiled.
+    reused = environment()
+    reused.compile = None  # would fail if called
+    assert reused.get_template("t.html").render(x=True, y="<") == plain

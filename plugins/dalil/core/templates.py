@@ -1,6 +1,9 @@
 """Plugin templates sit below the theme's, so a theme overrides any of them."""
 
-from jinja2 import ChoiceLoader, FileSystemLoader
+import os
+
+import jinja2
+from jinja2 import ChoiceLoader, FileSystemBytecodeCache, FileSystemLoader
 
 
 def add_plugin_templates(generator, templates_dir):
@@ -18,3 +21,32 @@ def escape_by_default(generator):
     also on a site made by ``pelican-quickstart``, whose settings leave it off.
     """
     generator.env.autoescape = True
+
+
+class _CompiledTemplates(FileSystemBytecodeCache):
+    """Jinja keys a template's bytecode by its name and source, but the code also
+    depends on the environment's options (autoescape, trim_blocks, extensions, …):
+    they join the key, so code compiled under other options is never reused. An
+    option whose repr is not stable (a function) only makes every build compile."""
+
+    OPTIONS = ("autoescape", "trim_blocks", "lstrip_blocks", "keep_trailing_newline",
+               "newline_sequence", "block_start_string", "block_end_string",
+               "variable_start_string", "variable_end_string", "comment_start_string",
+               "comment_end_string", "line_statement_prefix", "line_comment_prefix",
+               "optimized", "finalize", "enable_async")
+
+    def get_bucket(self, environment, name, filename, source):
+        options = repr((jinja2.__version__, sorted(environment.extensions),
+                        [getattr(environment, option, None) for option in self.OPTIONS]))
+        return super().get_bucket(environment, f"{options}\n{name}", filename, source)
+
+
+def reuse_compiled_templates(generator):
+    """``generator_init``: with ``CACHE_CONTENT``, compiled templates are kept in CACHE_PATH
+    and reused while a template's source and the environment's options are unchanged,
+    so a rebuild does not compile the theme again."""
+    settings = generator.settings
+    if settings.get("CACHE_CONTENT") and settings.get("CACHE_PATH"):
+        folder = os.path.join(settings["CACHE_PATH"], "dalil_templates")
+        os.makedirs(folder, exist_ok=True)
+        generator.env.bytecode_cache = _CompiledTemplates(folder)

@@ -19,6 +19,8 @@ from pathlib import Path
 import jinja2
 import pelican
 from jinja2 import meta
+from pelican.contents import Content
+from pelican.urlwrappers import URLWrapper
 
 import dalil
 
@@ -61,6 +63,15 @@ def stable_repr(value, _open=None):
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             return type(value).__qualname__ + stable_repr(
                 {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}, _open)
+        # Pelican's pages and articles (the theme's menu lists the pages): what a template
+        # can read of one follows from its source's metadata and HTML, and the settings.
+        if isinstance(value, Content):
+            return type(value).__qualname__ + stable_repr(
+                {"source_path": value.source_path, "content": value._content,
+                 "metadata": value.metadata, "url": value.url, "save_as": value.save_as,
+                 "status": value.status}, _open)
+        if isinstance(value, URLWrapper):
+            return type(value).__qualname__ + stable_repr((value.name, value.slug, value.url))
     finally:
         _open.discard(id(value))
     raise NotDigestable(type(value).__name__)

@@ -98,8 +98,7 @@ def write_exports(files, directory, config, siteurl, workers=1):
 
 def write_vcards(files, listings, save_as, workers):
     """One card per listing; on a cached rebuild an unchanged listing's card is kept
-    without being made again, and the others are made in worker processes (vobject
-    takes half a millisecond a card)."""
+    without being made again, and the others are made in worker processes."""
     pending = []
     for index, listing in enumerate(listings):
         relpath = save_as.format(slug=listing.slug)

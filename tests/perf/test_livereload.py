@@ -1,0 +1,51 @@
+"""``invoke livereload``'s builds run in its own process and survive a content error."""
+
+import subprocess
+import sys
+import textwrap
+
+from tests import sitebuilder as sb
+
+SCRIPT = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from dalil.tasks import CachedBuilds
+
+    builds = CachedBuilds(None, "pelicanconf.py")
+    listing = Path("content/listings/zaytouna.md")
+    builds.build()
+    first = builds.pelican
+    print("BUILT", Path("output/directory/listing/zaytouna/index.html").is_file(), flush=True)
+    listing.write_text(listing.read_text(encoding="utf-8").replace("Category: restaurants",
+                                                                    "Category: nowhere"),
+                       encoding="utf-8")
+    builds.build()
+    print("SURVIVED", flush=True)
+    listing.write_text(listing.read_text(encoding="utf-8").replace("Category: nowhere",
+                                                                    "Category: restaurants")
+                       + "\\nسطر جديد.\\n", encoding="utf-8")
+    builds.build()
+    print("SAME", builds.pelican is first, flush=True)
+    builds.settings_changed()
+    print("RELOADED", builds.pelican is not first, flush=True)
+""")
+
+
+def test_rebuilds_reuse_one_pelican_and_survive_an_error(tmp_path):
+    files = sb.base_files()
+    files.update(sb.listing("zaytouna", "مطعم الزيتونة"))
+    sb.write_site(tmp_path, files)
+    completed = subprocess.run(
+        [sys.executable, "-c", SCRIPT], cwd=tmp_path, capture_output=True, text=True,
+        timeout=600, env={**sb.os.environ, "PYTHONPATH": str(sb.PACKAGE_SOURCE),
+                          "SOURCE_DATE_EPOCH": sb.DEFAULT_EPOCH, "COLUMNS": "200"})
+    out = completed.stdout
+    assert completed.returncode == 0, out + completed.stderr
+    assert "BUILT True" in out and "SURVIVED" in out
+    assert "livereload: the build failed" in completed.stderr
+    assert "nowhere" in completed.stderr + out  # the error names the unknown category
+    assert "SAME True" in out and "RELOADED True" in out
+    page = (tmp_path / "output/directory/listing/zaytouna/index.html").read_text(encoding="utf-8")
+    assert "سطر جديد." in page
+    # Each build used the content cache.
+    assert (tmp_path / "cache").is_dir()
