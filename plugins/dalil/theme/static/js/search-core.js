@@ -4,8 +4,9 @@
 (function () {
   "use strict";
 
-  // i18n.js gives the page's language; without it (a page of another theme) as written.
-  var dalilText = window.dalilText || function (message) { return message; };
+  // i18n.js gives the page's language; without it (a page of another theme, or the search
+  // worker, which builds no cards) as written. `self` is the window or the worker.
+  var dalilText = self.dalilText || function (message) { return message; };
   var TYPE_LABELS = {
     listing: dalilText("a listing"), category: dalilText("a category"), location: dalilText("a city"),
     news: dalilText("a news item"), blog: dalilText("a blog post"), page: dalilText("a page")
