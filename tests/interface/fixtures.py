@@ -1,5 +1,6 @@
 """A site as a visitor meets it: terms of every plural count, names in Arabic order
-unlike their slugs' order, and hostile long names that would widen a phone's page."""
+unlike their slugs' order, hostile long names that would widen a phone's page, and a
+listing with coordinates and opening hours."""
 
 from tests import sitebuilder as sb
 
@@ -37,7 +38,9 @@ def files():
     del files["listings/doctors-0.md"]
     files.update(sb.listing("zaytouna", "مطعم الزيتونة", category="cafes", city="agadir",
                             Name_en="Zaytouna", Name_fr="La Zaytouna",
-                            Website="https://zaytouna.example", Date="2026-10-01"))
+                            Website="https://zaytouna.example", Date="2026-10-01",
+                            Latitude="30.4278", Longitude="-9.5981",
+                            Hours="Mo-Fr 09:00-12:00,14:00-18:00; Sa 20:00-02:00"))
     del files["listings/cafes-10.md"]
     files.update(sb.news("market-opens", "افتتاح السوق " + LONG_TOKEN, "2026-11-20 10:00"))
     files.update(sb.news("older", "خبر أقدم", "2026-11-02 10:00"))

@@ -90,6 +90,45 @@ def test_french_interface_sets_lang_dir_and_text_of_every_page(french):
     assert not ARABIC.search(" ".join(dt.get_text() for dt in listing.select(".facts dt")))
 
 
+def content_text(files):
+    """Every Arabic text of the fixture's content, longest first: what a French page may
+    still show as written."""
+    texts = set()
+    for source in files.values():
+        for line in source.splitlines():
+            value = line.split(":", 1)[1] if ":" in line[:30] else line
+            texts.update(part.strip() for part in value.split("،") if ARABIC.search(part))
+            texts.add(value.strip())
+    return sorted((text for text in texts if ARABIC.search(text)), key=len, reverse=True)
+
+
+@pytest.mark.parametrize("relpath", ["directory/listing/zaytouna/index.html",
+                                     "search/index.html", "directory/category/cafes/index.html",
+                                     "directory/city/agadir/index.html"])
+def test_french_interface_has_no_arabic_interface_text(french, relpath):
+    page = BeautifulSoup(french.read(relpath), "html.parser")
+    assert page.select("#dalil-messages"), relpath
+    if relpath.startswith("directory/listing"):
+        assert page.select(".opening-hours tr") and page.select(".directions a")
+    else:
+        assert page.select(".near-me"), relpath
+    if relpath.startswith("search"):
+        assert page.select("#search-facets select option")
+    for script in page.select("script:not(#dalil-messages)"):
+        script.decompose()  # JSON-LD: content
+    for term in page.select(".facts dt"):
+        if term.get_text() == "Adresse":
+            term.find_next_sibling("dd").decompose()  # the address as the exports write it
+    texts = [page.get_text(" ")]
+    texts += [value for element in page.find_all(True) for name, value in element.attrs.items()
+              if isinstance(value, str) and name not in ("href", "src")]
+    shown = " ".join(texts)
+    # The site's name and its feeds' title are settings, shown as written.
+    for text in content_text(fixtures.files()) + ["دليل - الأخبار", "دليل"]:
+        shown = shown.replace(text, "")
+    assert not ARABIC.search(shown), (relpath, re.findall("[\u0600-\u06ff][^<>]{0,40}", shown))
+
+
 def test_french_interface_shows_a_listing_french_name_first(french):
     listing = BeautifulSoup(french.read("directory/listing/zaytouna/index.html"), "html.parser")
     title = listing.select_one("h1")

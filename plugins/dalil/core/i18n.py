@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from babel import Locale
-from babel.dates import format_date
+from babel.dates import format_date, get_day_names
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -95,9 +95,14 @@ def format_day(value, lang):
     return format_date(value, format="long", locale=lang)
 
 
+def weekday_name(day, lang):
+    """The name of ``day`` (0 is Monday) in ``lang``, from CLDR."""
+    return get_day_names("wide", locale=lang)[day]
+
+
 def install_interface(generator):
     """``generator_init``: gettext, ``interface_lang``/``interface_dir``, the scripts'
-    messages (``script_messages_json``) and the ``number`` and ``day`` filters in
+    messages (``script_messages_json``) and the ``number``, ``day`` and ``weekday`` filters in
     ``generator``'s Jinja environment."""
     cfg = interface_settings(generator.settings)
     env = generator.env
@@ -110,3 +115,4 @@ def install_interface(generator):
                        script_messages_json=scripts_json)
     env.filters["number"] = lambda value: format_number(value, cfg.lang)
     env.filters["day"] = lambda value: format_day(value, cfg.lang)
+    env.filters["weekday"] = lambda value: weekday_name(value, cfg.lang)

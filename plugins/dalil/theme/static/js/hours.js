@@ -49,10 +49,6 @@
     return String(Math.floor(m / 60)).padStart(2, '0') + ':' + String(m % 60).padStart(2, '0');
   }
 
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
-  }
-
   function status(section, now) {
     var data = section.dataset;
     var spans = intervals(data.hours);
@@ -61,13 +57,13 @@
 
     function dayWord(minute) {
       var day = ((Math.floor(minute / DAY) % 7) + 7) % 7;
-      if (day === today) return data.textToday;
-      if (day === (today + 1) % 7) return data.textTomorrow;
+      if (day === today) return dalilText('today');
+      if (day === (today + 1) % 7) return dalilText('tomorrow');
       return names[day];
     }
 
     var covered = spans.some(function (s) { return s[0] <= 0 && s[1] >= WEEK; });
-    if (covered) return data.textAlways;
+    if (covered) return dalilText('Open now, 24 hours a day');
     for (var i = 0; i < spans.length; i++) {
       var s = spans[i];
       if (s[0] <= now && now < s[1]) {
@@ -75,11 +71,11 @@
         var end = s[1];
         var first = spans[0];
         if (end >= WEEK && first[0] <= end - WEEK && first[1] > end - WEEK) end = first[1] + WEEK;
-        if (end - now >= WEEK) return data.textAlways;
+        if (end - now >= WEEK) return dalilText('Open now, 24 hours a day');
         // Closing at midnight is 24:00 of the day ending, as the week table shows it.
         var midnight = end % DAY === 0;
-        return fill(data.textOpen, { day: dayWord(midnight ? end - 1 : end),
-                                     time: midnight ? '24:00' : clock(end) });
+        return dalilText('Open now, closes %(day)s at %(time)s',
+                         { day: dayWord(midnight ? end - 1 : end), time: midnight ? '24:00' : clock(end) });
       }
     }
     var next = null;
@@ -87,7 +83,8 @@
       var start = s[0] > now ? s[0] : s[0] + WEEK;
       if (next === null || start < next) next = start;
     });
-    return fill(data.textClosed, { day: dayWord(next), time: clock(next) });
+    return dalilText('Closed now, opens %(day)s at %(time)s',
+                     { day: dayWord(next), time: clock(next) });
   }
 
   function update() {

@@ -16,13 +16,9 @@
     return 2 * EARTH_KM * Math.asin(Math.min(1, Math.sqrt(h)));
   }
 
-  function fill(template, values) {
-    return template.replace(/\{(\w+)\}/g, function (_, key) { return values[key]; });
-  }
-
-  function label(data, km) {
-    if (km < 1) return fill(data.textM, { n: Math.max(10, Math.round(km * 100) * 10) });
-    return fill(data.textKm, { n: km < 10 ? km.toFixed(1) : String(Math.round(km)) });
+  function label(km) {
+    if (km < 1) return dalilText('%(n)s m', { n: Math.max(10, Math.round(km * 100) * 10) });
+    return dalilText('%(n)s km', { n: km < 10 ? Math.round(km * 10) / 10 : Math.round(km) });
   }
 
   function belongs(data, entry) {
@@ -55,7 +51,7 @@
         if (item.km !== null) {
           var span = document.createElement('span');
           span.className = 'distance';
-          span.textContent = ' · ' + label(data, item.km);
+          span.textContent = ' · ' + label(item.km);
           li.appendChild(span);
         }
         if (item.entry.a) {
@@ -89,22 +85,23 @@
           shown = 0;
           render();
           list.hidden = false;
-          status.textContent = fill(data.textDone, { count: ordered.length });
+          status.textContent = dalilText('Listings sorted nearest first (%(count)s).', { count: ordered.length });
         })
-        .catch(function () { status.textContent = data.textError; })
+        .catch(function () { status.textContent = dalilText('The list of listings could not be loaded. Try again in a moment.'); })
         .then(function () { button.disabled = false; });
     }
 
     button.addEventListener('click', function () {
       if (!navigator.geolocation) {
-        status.textContent = data.textUnsupported;
+        status.textContent = dalilText('Your browser cannot tell your location.');
         return;
       }
       button.disabled = true;
-      status.textContent = data.textLocating;
+      status.textContent = dalilText('Finding your location…');
       navigator.geolocation.getCurrentPosition(show, function (error) {
-        status.textContent = error.code === error.PERMISSION_DENIED ? data.textDenied
-          : data.textFailed;
+        status.textContent = error.code === error.PERMISSION_DENIED
+          ? dalilText('Your location was not shared, so listings cannot be sorted by distance. Allow this site to know your location in the browser’s settings, then try again.')
+          : dalilText('Your location could not be found just now. Try again in a moment.');
         button.disabled = false;
       }, { maximumAge: 60000, timeout: 20000 });
     });

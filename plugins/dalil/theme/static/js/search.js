@@ -120,7 +120,7 @@
     } else if (message.type === "error") {
       failed = true;
       root.dataset.ready = "error";
-      setStatus("تعذّر تحميل فهرس البحث. تحقّق من اتصالك بالإنترنت ثم أعد تحميل الصفحة، أو تصفّح الدليل حسب الفئة والمدينة.", "error");
+      setStatus(dalilText("The search index could not be loaded. Check your internet connection and reload the page, or browse the directory by category and city."), "error");
     }
   };
 
