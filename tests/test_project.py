@@ -1,6 +1,7 @@
 """The project's promises: README's commands, CI, and the sample site."""
 
 import re
+import subprocess
 
 import pytest
 from bs4 import BeautifulSoup
