@@ -71,10 +71,11 @@ def test_every_separator_is_escaped_alike(field):
     assert "\\," in listing_vcard(listing) and "\\;" in listing_vcard(listing)
 
 
-def test_coordinates_make_a_geo_line_after_rev():
+def test_coordinates_make_the_geo_line_vobject_writes():
     listing = make_listing("x", modified=dt.datetime(2026, 1, 2, tzinfo=dt.timezone.utc))
     assert "GEO" not in listing_vcard(listing)
     listing.latitude, listing.longitude = 33.5731, -7.5898
     lines = listing_vcard(listing).split("\r\n")
-    assert lines[-3:] == ["GEO:33.5731;-7.5898", "END:VCARD", ""]
-    assert lines[-4].startswith("REV:")
+    assert lines[-4:] == ["GEO:33.5731;-7.5898", lines[-3], "END:VCARD", ""]
+    assert lines[-3].startswith("REV:")
+    assert listing_vcard(listing) == listing_vcard_vobject(listing)

@@ -96,13 +96,10 @@ def card_lines(listing):
         lines.append("URL:" + backslashEscape(listing.website))
     if listing.email:
         lines.append("EMAIL;TYPE=INTERNET,WORK:" + backslashEscape(listing.email))
+    if listing.has_coordinates:
+        lines.append("GEO:" + ";".join(listing.coordinates_text))  # vobject writes it raw
     if listing.date_modified:
         lines.append("REV:" + backslashEscape(listing.date_modified))
-    # RFC 2426 GEO (issue 14 adds the coordinates): vobject writes it raw, after the
-    # lines of sortFirst; listing_card must write the same line.
-    latitude, longitude = getattr(listing, "latitude", None), getattr(listing, "longitude", None)
-    if latitude is not None and longitude is not None:
-        lines.append(f"GEO:{latitude};{longitude}")
     lines.append("END:VCARD")
     return lines
 
