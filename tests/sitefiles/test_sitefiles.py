@@ -155,10 +155,11 @@ def test_htaccess(site):
     assert types["%{REQUEST_URI} == '/rss.xml'"] == ["application/rss+xml; charset=utf-8"]
     assert types["(?i)\\.json\\.(br|gz)$"] == ["application/json; charset=utf-8"]
     assert types["(?i)\\.csv\\.(br|gz)$"] == ["text/csv; charset=utf-8"]
+    assert types["(?i)\\.geojson\\.(br|gz)$"] == ["application/geo+json"]
     # A precompressed copy for a client that takes it; the rest compressed by mod_deflate.
     rewrites = re.findall(r'^  RewriteCond "%\{HTTP:Accept-Encoding\}" "\(\^\|\[ ,\]\)(\w+)\(.*\n'
                           r'  RewriteCond "%\{REQUEST_FILENAME\}(\.\w+)" -f\n'
-                          r'  RewriteRule "\^\(\.\+\\\.\(json\|csv\)\)\$" "\$1(\.\w+)"', text, re.M)
+                          r'  RewriteRule "\^\(\.\+\\\.\(json\|csv\|geojson\)\)\$" "\$1(\.\w+)"', text, re.M)
     assert rewrites == [("br", ".br", ".br"), ("gzip", ".gz", ".gz")]
     assert "  AddEncoding br .br" in text.splitlines()
     assert re.search(r"^  AddOutputFilterByType DEFLATE text/html .*application/json", text, re.M)

@@ -123,7 +123,7 @@ COMPRESSIBLE_TYPES = ("text/css", "text/javascript", "application/json", "applic
                       "image/svg+xml", "application/rss+xml", "application/feed+json",
                       "application/opensearchdescription+xml", "application/schema+json",
                       "application/geo+json")
-PRECOMPRESSED_EXTENSIONS = (".json", ".csv")
+PRECOMPRESSED_EXTENSIONS = (".json", ".csv", ".geojson")
 
 
 def _bare(media_type):
