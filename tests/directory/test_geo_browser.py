@@ -222,3 +222,31 @@ def test_near_me_asks_only_on_click(open_page):
     expect(page.locator(".near-me-button")).to_be_visible()
     assert page.locator(".near-me-results > li").count() == 0
     expect(page.locator(".near-me-status")).to_have_text("")
+
+
+def axe_violations(page, selector):
+    """axe-core's WCAG 2 A/AA violations inside ``selector`` (evaluated over CDP, which a
+    page's CSP does not govern)."""
+    from pathlib import Path
+
+    axe = Path(__file__).resolve().parents[1] / "node_modules/axe-core/axe.min.js"
+    page.evaluate(axe.read_text(encoding="utf-8") + ";0")
+    result = page.evaluate("""selector => axe.run(document.querySelector(selector),
+        {runOnly: ['wcag2a', 'wcag2aa']}).then(r => ({passes: r.passes.length,
+        violations: r.violations.map(v => v.id + ': ' +
+        v.nodes.map(n => n.target.join(' ')).join(', '))}))""", selector)
+    assert result["passes"] > 0  # the rules did run on something
+    return result["violations"]
+
+
+def test_hours_and_near_me_pass_axe_on_a_phone(open_page):
+    phone = {"width": 390, "height": 844}
+    page = open_page("/directory/listing/night-grill/", at=dt.datetime(2026, 11, 24, 12, 0),
+                     viewport=phone)
+    expect(status(page)).to_be_visible()
+    assert axe_violations(page, "article.listing") == []
+    page = open_page("/directory/category/cafes/", viewport=phone, geolocation=HERE,
+                     permissions=["geolocation"])
+    expect(near_me(page)).to_have_count(4)
+    assert axe_violations(page, ".near-me") == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -90,3 +90,19 @@ def test_near_me_hooks_on_search_category_and_city_pages(site):
         assert (section["data-category"], section["data-city"]) == (category, city), relpath
         assert section.find("button", class_="near-me-button")
         assert section.find("script", src=sb.SITEURL + "/theme/js/near-me.js")
+
+
+def test_hours_directions_and_near_me_markup_is_valid_html(site):
+    """The Nu Html Checker (vnu) finds no error on the pages that carry the new markup."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    vnu = Path(__file__).resolve().parents[1] / "node_modules/vnu-jar/build/dist/vnu.jar"
+    assert vnu.is_file() and shutil.which("java"), "npm ci --prefix tests; Debian's java"
+    pages = [site.path(relpath) for relpath in ("directory/listing/night-grill/index.html",
+                                                "directory/listing/always-open/index.html",
+                                                "search/index.html")]
+    completed = subprocess.run(["java", "-jar", str(vnu), "--errors-only", *map(str, pages)],
+                               capture_output=True, text=True, timeout=300)
+    assert completed.returncode == 0, completed.stderr + completed.stdout
