@@ -9,7 +9,6 @@ come from the catalog header, which Babel writes from CLDR's rules.
 """
 
 import io
-import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,8 +21,6 @@ from babel.support import Translations
 from jinja2.utils import htmlsafe_json_dumps
 
 from .settings import read_settings
-
-logger = logging.getLogger(__name__)
 
 LOCALES = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "messages"
