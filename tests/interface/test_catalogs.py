@@ -129,6 +129,18 @@ def test_french_interface_has_no_arabic_interface_text(french, relpath):
     assert not ARABIC.search(shown), (relpath, re.findall("[\u0600-\u06ff][^<>]{0,40}", shown))
 
 
+def test_under_a_french_interface_arabic_content_is_marked_arabic(french):
+    for relpath in french.files():
+        if not relpath.endswith(".html"):
+            continue
+        body = BeautifulSoup(french.read(relpath), "html.parser").body
+        for text in body.find_all(string=ARABIC):
+            if text.parent.name == "script":
+                continue  # JSON-LD: data, not text
+            marked = text.find_parent(attrs={"lang": True})
+            assert marked is not None and marked["lang"] == "ar", (relpath, str(text.parent)[:120])
+
+
 def test_french_interface_shows_a_listing_french_name_first(french):
     listing = BeautifulSoup(french.read("directory/listing/zaytouna/index.html"), "html.parser")
     title = listing.select_one("h1")

@@ -9,7 +9,6 @@ come from the catalog header, which Babel writes from CLDR's rules.
 """
 
 import io
-import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,10 +19,9 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup
 
 from .settings import read_settings
-
-logger = logging.getLogger(__name__)
 
 LOCALES = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "messages"
@@ -102,8 +100,9 @@ def weekday_name(day, lang):
 
 def install_interface(generator):
     """``generator_init``: gettext, ``interface_lang``/``interface_dir``, the scripts'
-    messages (``script_messages_json``) and the ``number``, ``day`` and ``weekday`` filters in
-    ``generator``'s Jinja environment."""
+    messages (``script_messages_json``), ``content_attrs`` (the ``lang`` and ``dir`` of
+    content text when the interface is in another language) and the ``number``, ``day``
+    and ``weekday`` filters in ``generator``'s Jinja environment."""
     cfg = interface_settings(generator.settings)
     env = generator.env
     env.add_extension("jinja2.ext.i18n")
@@ -111,8 +110,12 @@ def install_interface(generator):
     # The page's JSON block for i18n.js: escaped for HTML, Arabic kept as text.
     scripts_json = htmlsafe_json_dumps(script_messages(cfg.lang), ensure_ascii=False,
                                        sort_keys=True, allow_nan=False)
+    # Content keeps its language (DEFAULT_LANG) inside a page of another interface.
+    content_lang = generator.settings.get("DEFAULT_LANG") or cfg.lang
+    content_attrs = Markup(' lang="{}" dir="auto"').format(content_lang) \
+        if content_lang != cfg.lang else Markup("")
     env.globals.update(interface_lang=cfg.lang, interface_dir=cfg.dir,
-                       script_messages_json=scripts_json)
+                       script_messages_json=scripts_json, content_attrs=content_attrs)
     env.filters["number"] = lambda value: format_number(value, cfg.lang)
     env.filters["day"] = lambda value: format_day(value, cfg.lang)
     env.filters["weekday"] = lambda value: weekday_name(value, cfg.lang)
