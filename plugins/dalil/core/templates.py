@@ -33,7 +33,7 @@ class _CompiledTemplates(FileSystemBytecodeCache):
                "newline_sequence", "block_start_string", "block_end_string",
                "variable_start_string", "variable_end_string", "comment_start_string",
                "comment_end_string", "line_statement_prefix", "line_comment_prefix",
-               "optimized", "finalize", "enable_async")
+               "optimized", "finalize", "enable_async", "newstyle_gettext")
 
     def get_bucket(self, environment, name, filename, source):
         options = repr((jinja2.__version__, sorted(environment.extensions),
