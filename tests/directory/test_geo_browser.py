@@ -6,6 +6,7 @@ Chromium's own zone data put Casablanca at UTC+0 from late November 2026, where 
 at 01:30 on 29 November 2026, would fail on Chromium's."""
 
 import datetime as dt
+import re
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
@@ -222,6 +223,8 @@ def test_near_me_asks_only_on_click(open_page):
     expect(page.locator(".near-me-button")).to_be_visible()
     assert page.locator(".near-me-results > li").count() == 0
     expect(page.locator(".near-me-status")).to_have_text("")
+    # The page's search worker has its index before the page closes: no request cut off.
+    expect(page.locator("#live-search")).to_have_attribute("data-ready", re.compile(r"^\d+$"))
 
 
 def axe_violations(page, selector):
