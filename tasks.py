@@ -103,7 +103,7 @@ def messages(c):
     babel = [sys.executable, "-m", "babel.messages.frontend"]
     package = ROOT / "plugins" / "dalil"
     for domain, mapping, keywords in (
-            ("messages", "babel.cfg", ["_", "gettext", "ngettext:1,2"]),
+            ("messages", "babel.cfg", ["_", "gettext", "ngettext:1,2", "N_"]),
             ("scripts", "babel-scripts.cfg", ["dalilText", "dalilPlural:1,2"])):
         template = ROOT / "build" / f"{domain}.pot"
         template.parent.mkdir(exist_ok=True)

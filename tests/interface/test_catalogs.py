@@ -183,3 +183,14 @@ def test_the_wheel_carries_the_catalogs(tmp_path):
     for lang in DIRECTIONS:
         assert f"dalil/locales/{lang}/LC_MESSAGES/messages.po" in names
     assert not [name for name in names if name.endswith(".mo")]
+
+
+def test_pages_named_by_the_code_are_named_in_the_interface_language(french, hostile):
+    """The site map lists the pages the plugins make under their translated names."""
+    def names(result):
+        page = BeautifulSoup(result.read("sitemap/index.html"), "html.parser")
+        return {link["href"].removeprefix(sb.SITEURL): link.get_text() for link in page.select("main a")}
+
+    assert {"/directory/": "Annuaire", "/search/": "Rechercher",
+            "/random/": "Découvrir un établissement au hasard"}.items() <= names(french).items()
+    assert names(hostile)["/directory/"] == "الدليل"

@@ -47,6 +47,11 @@ def interface_settings(settings):
     return cfg
 
 
+def N_(message):
+    """Mark ``message`` (English) for extraction; it is translated where it is shown."""
+    return message
+
+
 def read_catalog(lang, domain=DOMAIN):
     with (LOCALES / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as source:
         return read_po(source, locale=lang, domain=domain)

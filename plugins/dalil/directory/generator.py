@@ -14,6 +14,7 @@ from pyuca import Collator
 
 from dalil.core.dates import build_time, to_utc
 from dalil.core.errors import ContentErrors
+from dalil.core.i18n import N_
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
 from dalil.core.output import OBSERVER_KEY, write_if_changed
 from dalil.core.pages import register_page
@@ -282,10 +283,10 @@ class DirectoryGenerator(Generator):
         self.context[UTC_OFFSETS_KEY] = ";".join(
             f"{start}:{'' if minutes is None else minutes}" for start, minutes
             in utc_offsets(self.settings.get("TIMEZONE") or "UTC", build_time().year))
-        register_page(self.context, cfg.index_url, "الدليل")
+        register_page(self.context, cfg.index_url, N_("Directory"))
         for save_as in cfg.not_found_save_as:
             url = save_as[: -len("index.html")] if save_as.endswith("/index.html") else save_as
-            register_page(self.context, url, "الصفحة غير موجودة", indexable=False)
+            register_page(self.context, url, N_("Page not found"), indexable=False)
         errors.report(logger)
 
     # -- writing ---------------------------------------------------------

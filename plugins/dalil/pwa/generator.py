@@ -7,6 +7,7 @@ from pathlib import Path
 from pelican.generators import Generator
 
 from dalil.core.dates import build_time, rfc3339_millis
+from dalil.core.i18n import N_
 from dalil.core.output import output_files
 from dalil.core.pages import register_page, site_pages
 from dalil.core.templates import add_plugin_templates
@@ -51,9 +52,10 @@ class PwaGenerator(Generator):
     def generate_context(self):
         cfg = self.config
         static_dir = self.settings.get("THEME_STATIC_DIR", "theme")
-        for url, save_as, title in ((cfg.saved_url, cfg.saved_save_as, "المحفوظات"),
-                                    (cfg.compare_url, cfg.compare_save_as, "مقارنة المحفوظات"),
-                                    (cfg.offline_url, cfg.offline_save_as, "غير متصل")):
+        pages = ((cfg.saved_url, cfg.saved_save_as, N_("Saved listings")),
+                 (cfg.compare_url, cfg.compare_save_as, N_("Compare saved listings")),
+                 (cfg.offline_url, cfg.offline_save_as, N_("Offline")))
+        for url, save_as, title in pages:
             if save_as:
                 register_page(self.context, url, title, indexable=False)
         self.context[CONTEXT_KEY] = PwaLinks(

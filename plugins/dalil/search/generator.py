@@ -5,6 +5,7 @@ from pathlib import Path
 
 from pelican.generators import Generator
 
+from dalil.core.i18n import N_
 from dalil.core.output import output_files
 from dalil.core.pages import register_page
 from dalil.core.templates import add_plugin_templates
@@ -47,11 +48,11 @@ class SearchGenerator(Generator):
     def generate_context(self):
         cfg = self.config
         if cfg.page_save_as:
-            register_page(self.context, cfg.page_url, "البحث")
+            register_page(self.context, cfg.page_url, N_("Search"))
             if cfg.index_save_as:
                 self.context[SEARCH_URL_CONTEXT_KEY] = cfg.page_url
         if cfg.random_save_as:
-            register_page(self.context, cfg.random_url, "اكتشف نشاطًا عشوائيًا")
+            register_page(self.context, cfg.random_url, N_("Discover a random listing"))
         if self.opensearch_enabled:
             self.context[OPENSEARCH_CONTEXT_KEY] = {"url": cfg.opensearch_save_as,
                                                     "title": self.short_name}

@@ -8,6 +8,7 @@ from pathlib import Path
 from pelican.generators import Generator
 
 from dalil.core.dates import build_time, to_utc
+from dalil.core.i18n import N_, interface_settings, translations
 from dalil.core.output import output_files
 from dalil.core.pages import register_page, site_pages
 from dalil.core.templates import add_plugin_templates
@@ -45,7 +46,7 @@ class SitemapsGenerator(Generator):
     def generate_context(self):
         cfg = self.config
         if cfg.page_save_as:
-            register_page(self.context, cfg.page_url, "خريطة الموقع")
+            register_page(self.context, cfg.page_url, N_("Site map"))
             self.context[PAGE_CONTEXT_KEY] = cfg.page_url
 
     def generate_output(self, writer):
@@ -139,7 +140,8 @@ class SitemapsGenerator(Generator):
         # News, then blog, then any other category by slug.
         order = {"news": 0, "blog": 1}
         article_sections.sort(key=lambda section: (order.get(section["slug"], 2), section["slug"]))
-        pages = [Link(page.url, page.title) for page in site_pages(self.context)
+        gettext = translations(interface_settings(self.settings).lang).gettext
+        pages = [Link(page.url, gettext(page.title)) for page in site_pages(self.context)
                  if page.indexable and page.url != self.config.page_url]
         pages += [Link(page.url, plain_text(page.title))
                   for page in sorted(self.context.get("pages", []), key=lambda page: page.slug)]
