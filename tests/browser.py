@@ -41,6 +41,16 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         super().send_error(code, message, explain)
 
 
+# What the pages promise to work under: no inline script or style, nothing off-site.
+STRICT_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+              "connect-src 'self'; object-src 'none'; base-uri 'none'")
+# An init script: the page's CSP violations, read back from window.__problems.
+COLLECT_CSP_PROBLEMS = """
+window.__problems = [];
+document.addEventListener('securitypolicyviolation',
+  e => window.__problems.push('CSP ' + e.violatedDirective + ' ' + e.blockedURI));
+"""
+
 @contextlib.contextmanager
 def serve(directory):
     """Serve ``directory`` on a free loopback port; yields the base URL."""

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import sitebuilder as sb
-from tests.browser import serve
+from tests.browser import COLLECT_CSP_PROBLEMS, STRICT_CSP, serve
 
 from .fixtures_geo import CAFES, files
 
@@ -23,13 +23,6 @@ pytestmark = pytest.mark.browser
 SITE_TIMEZONE = "Africa/Casablanca"
 SITE_ZONE = ZoneInfo(SITE_TIMEZONE)
 VISITOR_ZONE = "Pacific/Honolulu"  # 11 hours behind the site in November, no daylight saving
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
-       "connect-src 'self'; object-src 'none'; base-uri 'none'")
-COLLECT = """
-window.__problems = [];
-document.addEventListener('securitypolicyviolation',
-  e => window.__problems.push('CSP ' + e.violatedDirective + ' ' + e.blockedURI));
-"""
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +51,7 @@ def open_page(chromium_browser, local):
         response = route.fetch(url=local + path.path + ("?" + path.query if path.query else ""))
         headers = dict(response.headers)
         if headers.get("content-type", "").startswith("text/html"):
-            headers["content-security-policy"] = CSP
+            headers["content-security-policy"] = STRICT_CSP
         route.fulfill(response=response, headers=headers)
 
     def open_(path, at=None, **options):
@@ -69,7 +62,7 @@ def open_page(chromium_browser, local):
         context.route(lambda url: not url.startswith("https://dalil.test/"),
                       lambda route: (problems.append("off-site " + route.request.url),
                                      route.abort()))
-        context.add_init_script(COLLECT)
+        context.add_init_script(COLLECT_CSP_PROBLEMS)
         page = context.new_page()
         page.on("pageerror", lambda error: problems.append(f"error {error}"))
         if at is not None:

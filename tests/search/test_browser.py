@@ -7,20 +7,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import sitebuilder as sb
-from tests.browser import serve
+from tests.browser import COLLECT_CSP_PROBLEMS, STRICT_CSP, serve
 
 from .fixtures import PUBLISHED_LISTINGS, TRICKY_NAME, fixture_files
 
 pytestmark = pytest.mark.browser
 
-# No inline script or style, no third-party host: what the brief promises the pages keep to.
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
-       "connect-src 'self'; object-src 'none'; base-uri 'none'")
-COLLECT = """
-window.__problems = [];
-document.addEventListener('securitypolicyviolation',
-  e => window.__problems.push('CSP ' + e.violatedDirective + ' ' + e.blockedURI));
-"""
 
 
 @pytest.fixture(scope="module")
@@ -53,13 +45,13 @@ def open_page(chromium_browser, local):
         response = route.fetch(url=local + path.path + ("?" + path.query if path.query else ""))
         headers = dict(response.headers)
         if headers.get("content-type", "").startswith("text/html"):
-            headers["content-security-policy"] = CSP
+            headers["content-security-policy"] = STRICT_CSP
         route.fulfill(response=response, headers=headers)
 
     context.route("https://dalil.test/**", handle)
     context.route(lambda url: not url.startswith("https://dalil.test/"),
                   lambda route: (problems.append("off-site " + route.request.url), route.abort()))
-    context.add_init_script(COLLECT)
+    context.add_init_script(COLLECT_CSP_PROBLEMS)
 
     def open_(path, block=()):
         blocked.update(block)
