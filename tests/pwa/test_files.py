@@ -121,8 +121,8 @@ def test_worker_precaches_the_real_theme_files_and_the_offline_page(site):
     assert build["offline"] == "offline/"
     assert build["builtAt"] == "2026-11-21T12:00:00.000Z"
     assert "build-info.json" in build["neverCache"]
-    assert build["data"] == ["search-index.json"]
-    assert site.path("search-index.json").is_file()
+    assert build["data"] == ["search-index.json", "search/prepared-index.json"]
+    assert all(site.path(relpath).is_file() for relpath in build["data"])
 
 
 def test_worker_version_follows_the_build_time_and_is_reproducible(tmp_path):

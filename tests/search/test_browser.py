@@ -228,7 +228,7 @@ def test_no_match_says_so(open_page):
 
 
 def test_index_that_fails_to_load_is_reported(open_page):
-    page = open_page("/search/?q=" + quote("مطعم"), block={"/search-index.json"})
+    page = open_page("/search/?q=" + quote("مطعم"), block={"/search/prepared-index.json"})
     expect(page.locator("#live-search")).to_have_attribute("data-ready", "error")
     expect(page.locator("#search-status")).to_contain_text("تعذّر تحميل فهرس البحث")
     assert page.locator("#search-results li").count() == 0
@@ -345,5 +345,5 @@ def test_the_index_is_fetched_and_searched_in_a_worker(open_page):
         "https://dalil.test/theme/js/search-worker.js"]
     # The page's own thread never fetched the index (the worker did).
     assert page.evaluate("performance.getEntriesByType('resource')"
-                         ".filter(e => e.name.includes('search-index')).length") == 0
+                         ".filter(e => e.name.includes('-index.json')).length") == 0
     assert page.evaluate("typeof DalilSearch.createSearcher") == "function"

@@ -3,6 +3,8 @@
 Every query of relevance.QUERIES must put its listings in the top 10; the test prints
 recall@10 and MRR per query class (pytest -s, or -rP)."""
 
+import json
+
 import pytest
 from playwright.sync_api import expect
 
@@ -48,3 +50,34 @@ def test_every_query_finds_its_listings_in_the_top_ten(chromium_browser, sample)
               for query, (_, expected, found) in results.items() if set(expected) - set(found)}
     assert not missed
     assert len(QUERIES) >= 40
+
+
+# Every query of the suite, then filtered, with a small and a large limit: the searcher
+# given /search-index.json and the one given the prepared index answer alike.
+BOTH_FORMATS = """async ([queries, filters]) => {
+  const full = DalilSearch.createSearcher(await DalilSearch.loadIndex('/search-index.json'));
+  const prepared = DalilSearch.createSearcher(
+    await DalilSearch.loadIndex('/search/prepared-index.json'));
+  const answers = [];
+  for (const query of queries) for (const filter of filters) for (const limit of [3, 500]) {
+    const pair = [full, prepared].map(searcher => {
+      const result = searcher.search(query, limit, filter);
+      delete result.ms;
+      return JSON.stringify(result);
+    });
+    answers.push([query, filter, pair[0], pair[1]]);
+  }
+  return answers;
+}"""
+
+
+def test_results_do_not_depend_on_which_index_was_loaded(chromium_browser, sample):
+    page = chromium_browser.new_page(locale="ar")
+    page.goto(sample + "/search/")
+    queries = [query for _, query, _ in QUERIES] + ["م", "ال", "a", ""]
+    filters = [{}, {"category": "restaurants"}, {"city": "rabat"}, {"category": "nothing"}]
+    answers = page.evaluate(BOTH_FORMATS, [queries, filters])
+    page.close()
+    assert len(answers) == len(queries) * len(filters) * 2
+    assert [answer for answer in answers if answer[2] != answer[3]] == []
+    assert sum(json.loads(answer[2])["total"] > 0 for answer in answers) > len(queries)

@@ -44,6 +44,9 @@ class PwaGenerator(Generator):
         # URLs that other capabilities own: the search page and index, the directory.
         search = search_settings(self.settings)
         self.search_url, self.search_index_url = search.page_url, search.index_save_as
+        # Read by scripts, kept for offline use: the index and the search page's own index.
+        self.data_urls = tuple(dict.fromkeys(
+            url for url in (search.index_save_as, search.page_index_save_as) if url))
         self.directory_url = directory_settings(self.settings).index_url
 
     def _url(self, url):
@@ -86,7 +89,7 @@ class PwaGenerator(Generator):
                 precache.append((cfg.offline_url, Path(self.output_path) / cfg.offline_save_as))
             built_at = rfc3339_millis(build_time())
             files.write(cfg.sw_save_as,
-                        worker_script(cfg, built_at, precache, self.search_index_url))
+                        worker_script(cfg, built_at, precache, self.data_urls))
 
     def _shortcuts(self):
         """(name, description, url, icon) of the manifest's four shortcuts."""

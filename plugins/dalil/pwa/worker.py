@@ -48,7 +48,7 @@ def theme_static_files(settings):
     return sorted(files.items())
 
 
-def worker_script(cfg, built_at, precache, search_index_url):
+def worker_script(cfg, built_at, precache, data_urls):
     """``sw.js``: the build's settings as JSON, then the worker's code.
 
     The cache version hashes the build time and every precached file, so a new
@@ -64,8 +64,8 @@ def worker_script(cfg, built_at, precache, search_index_url):
         "version": digest.hexdigest()[:16],
         "precache": [relative_url(url, base_dir) for url, _ in precache],
         "offline": relative_url(cfg.offline_url, base_dir) if cfg.offline_save_as else "",
-        # The saved and compare pages read the search index: kept for offline use.
-        "data": [relative_url(search_index_url, base_dir)] if search_index_url else [],
+        # Files that scripts read (the search indexes): kept for offline use.
+        "data": [relative_url(url, base_dir) for url in data_urls],
         "neverCache": [relative_url(url, base_dir) for url in (*cfg.never_cache, cfg.sw_save_as)],
         "maxPages": int(cfg.max_pages),
     }

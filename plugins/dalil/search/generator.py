@@ -13,8 +13,9 @@ from dalil.core.urls import root_path
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
 
 from .index import build_entries, serialise
+from .prepared import prepared_index, serialise_prepared
 from .opensearch import SHORT_NAME_MAX, opensearch_xml
-from .schema import search_index_schema, serialise_schema
+from .schema import prepared_index_schema, search_index_schema, serialise_schema
 from .settings import search_settings
 
 logger = logging.getLogger(__name__)
@@ -70,9 +71,15 @@ class SearchGenerator(Generator):
                                     self.context.get("pages", []))
             files.write(cfg.index_save_as, serialise(entries))
             files.precompress(cfg.index_save_as)
+            if cfg.prepared_save_as:
+                files.write(cfg.prepared_save_as, serialise_prepared(prepared_index(entries)))
+                files.precompress(cfg.prepared_save_as)
         if cfg.schema_save_as:
             files.write(cfg.schema_save_as,
                         serialise_schema(search_index_schema(siteurl, cfg.schema_save_as)))
+        if cfg.prepared_schema_save_as:
+            files.write(cfg.prepared_schema_save_as, serialise_schema(
+                prepared_index_schema(siteurl, cfg.prepared_schema_save_as)))
         if self.opensearch_enabled:
             sitename = self.settings.get("SITENAME", "")
             description = cfg.opensearch_description or (
@@ -84,7 +91,8 @@ class SearchGenerator(Generator):
         if (cfg.page_save_as or cfg.random_save_as) and not cfg.index_save_as:
             logger.warning("dalil.search: the search and random pages need the search index; "
                            "DALIL_SEARCH_INDEX_SAVE_AS is empty")
-        pages = {"index_url": root_path(cfg.index_save_as), "search_url": cfg.page_url,
+        pages = {"index_url": root_path(cfg.index_save_as),
+                 "page_index_url": root_path(cfg.page_index_save_as), "search_url": cfg.page_url,
                  "random_url": cfg.random_url, "result_limit": int(cfg.result_limit),
                  "facet_categories": directory.categories if directory else [],
                  "facet_cities": directory.cities if directory else []}

@@ -1,10 +1,12 @@
-"""The JSON Schema (draft 2020-12) of ``/search-index.json``, published with it."""
+"""The JSON Schemas (draft 2020-12) of ``/search-index.json`` and of the prepared index,
+published with them."""
 
 import json
 
 from dalil.core.urls import absolute_url
 
 from .index import TYPES
+from .prepared import FORMAT, TEXT_FIELDS
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 # Plain text on one line: no leading or trailing space, no line breaks or control characters.
@@ -69,6 +71,76 @@ def search_index_schema(siteurl, save_as):
                      "then": {"properties": {"n_en": False, "n_fr": False}}},
                 ],
             },
+        },
+    })
+    return schema
+
+
+def prepared_index_schema(siteurl, save_as):
+    count = {"type": "integer", "minimum": 0}
+    entry_number = {"type": "integer", "minimum": -1}
+    token_ids = {"type": "array", "items": count}
+
+    def column(items, description):
+        return {"type": "array", "items": items, "description": description}
+
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
+    if siteurl:
+        schema["$id"] = absolute_url(siteurl, save_as)
+    schema.update({
+        "title": "Dalil prepared search index",
+        "description": (
+            "The entries of the search index, in its order, as columns: one value per entry "
+            "in type, slug, category, city and img, and the entry's texts as numbers of raw "
+            "tokens. A text is its tokens joined by one space: the build splits texts on "
+            "the ASCII space only. The search page's worker reads this file; "
+            "/search-index.json stays the reference. Coordinates are left out."
+        ),
+        "type": "object",
+        "required": ["format", "types", "url_patterns", "text_fields", "tokens", "type",
+                     "slug", "text_lengths", "text_tokens", "category", "city", "img",
+                     "url_exceptions", "keywords"],
+        "additionalProperties": False,
+        "properties": {
+            "format": {"const": FORMAT, "description": "name and version of this format"},
+            "types": {"const": list(TYPES), "description": "entry types, numbered from 0"},
+            "url_patterns": {
+                "type": "array", "minItems": len(TYPES), "maxItems": len(TYPES),
+                "items": {"type": "string"},
+                "description": "per type, the entries' page path with {slug} for the slug "
+                               "(\"\" for a type without entries)"},
+            "text_fields": {"const": list(TEXT_FIELDS),
+                            "description": "the search index fields of each entry's texts, "
+                                           "in this order"},
+            "tokens": {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
+                       "description": "the raw tokens of every text, sorted by code point; "
+                                      "a token is numbered by its position"},
+            "type": column({"type": "integer", "minimum": 0, "maximum": len(TYPES) - 1},
+                           "entry type, a position in types"),
+            "slug": column({"type": "string", "pattern": SLUG}, "slug (s)"),
+            "text_lengths": column(count, "per entry, per text field: how many tokens of "
+                                          "text_tokens that text has (0: no such field)"),
+            "text_tokens": column(count, "the texts' token numbers, entry after entry, "
+                                         "field after field"),
+            "category": column(entry_number, "listings: the position of their category's "
+                                             "entry (its name is c, its slug cs); -1 otherwise"),
+            "city": column(entry_number, "listings: the position of their city's entry "
+                                         "(its slug is ls); -1 otherwise"),
+            "img": column({"type": "string"}, "image path (img), \"\" when none"),
+            "url_exceptions": {
+                "type": "array",
+                "items": {"type": "array", "prefixItems": [count, {"type": "string",
+                                                                   "pattern": ROOT_PATH}],
+                          "minItems": 2, "maxItems": 2},
+                "description": "[entry position, page path] of the entries whose path does "
+                               "not follow their type's pattern"},
+            "keywords": {
+                "type": "array",
+                "items": {"type": "array", "prefixItems": [count, {"type": "array",
+                                                                   "items": token_ids}],
+                          "minItems": 2, "maxItems": 2},
+                "description": "[category entry position, its keywords (k), each as token "
+                               "numbers]"},
         },
     })
     return schema

@@ -9,6 +9,9 @@ from dalil.core.settings import read_settings
 class SearchSettings:
     index_save_as: str = "search-index.json"
     schema_save_as: str = "schemas/search-index.schema.json"
+    # The search page's index: the same entries as flat integer columns (prepared.py).
+    prepared_save_as: str = "search/prepared-index.json"
+    prepared_schema_save_as: str = "schemas/search-prepared-index.schema.json"
     opensearch_save_as: str = "opensearch.xml"
     # "" means SITENAME; OpenSearch allows at most 16 characters.
     opensearch_short_name: str = ""
@@ -21,6 +24,12 @@ class SearchSettings:
     random_save_as: str = "random/index.html"
     # Results shown at once on the search page; a button shows as many more.
     result_limit: int = 20
+
+
+    @property
+    def page_index_save_as(self):
+        """The index the search page's worker loads: the prepared one when it is written."""
+        return self.prepared_save_as if self.index_save_as and self.prepared_save_as else self.index_save_as
 
 
 def search_settings(settings):

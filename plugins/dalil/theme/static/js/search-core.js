@@ -1,6 +1,6 @@
 /* Dalil search core: text normalisation, index loading, matching and result cards.
    Shared by the search page and its worker, the random page and any page that reads
-   /search-index.json. Exposes DalilSearch (on window, or on the worker's self). */
+   /search-index.json or the prepared index (/search/prepared-index.json). Exposes DalilSearch (on window, or on the worker's self). */
 (function () {
   "use strict";
 
@@ -70,15 +70,18 @@
 
   var loads = {};
 
-  /* The index as an array of entries; one fetch per URL and page. */
+  /* The index: /search-index.json's array of entries, or the prepared index's columns
+     (its format is checked); one fetch per URL and page. */
   function loadIndex(url) {
     if (!loads[url]) {
       loads[url] = fetch(url, { credentials: "same-origin" }).then(function (response) {
         if (!response.ok) throw new Error("search index: HTTP " + response.status);
         return response.json();
-      }).then(function (entries) {
-        if (!Array.isArray(entries)) throw new Error("search index: not an array");
-        return entries;
+      }).then(function (index) {
+        if (!Array.isArray(index) && !(index && index.format === PREPARED_FORMAT)) {
+          throw new Error("search index: neither an array nor a prepared index");
+        }
+        return index;
       });
       loads[url].catch(function () { delete loads[url]; });
     }
@@ -121,26 +124,6 @@
     return stemmed;
   }
 
-  /* " form form … ": each word of a normalised text and its stem, so that " " + a query
-     form found in it is a word (or stem) starting with that form. ``stems`` memoises
-     stem(): the words of a directory repeat a lot. */
-  function formsText(text, stems) {
-    if (!text) return " ";
-    var words = text.split(" ");
-    var forms = [];
-    for (var i = 0; i < words.length; i++) {
-      var word = words[i];
-      var stemmed = stems.get(word);
-      if (stemmed === undefined) {
-        stemmed = stem(word);
-        stems.set(word, stemmed);
-      }
-      forms.push(word);
-      if (stemmed !== word) forms.push(stemmed);
-    }
-    return " " + forms.join(" ") + " ";
-  }
-
   /* Whether a and b are at most one edit apart: a letter changed, added or removed, or
      two neighbours swapped. */
   function withinOneEdit(a, b) {
@@ -157,128 +140,260 @@
     return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
   }
 
-  var TYPE_ORDER = { listing: 0, category: 1, location: 2, news: 3, blog: 4, page: 5 };
+  var TYPES = ["listing", "category", "location", "news", "blog", "page"];
+  var PREPARED_FORMAT = "dalil-search-prepared/1";
+  // An entry's texts in a prepared index, in prepared.py's order (TEXT_FIELDS).
+  var TEXT_FIELDS = ["n", "n_en", "n_fr", "a"];
+  var NAME = 0, NAME_FR = 2, ADDRESS = 3, FIELDS = 4, NAMES = 3;
+  var SLUG_FIELD = "{slug}";
 
-  /* Normalised fields and their word forms, computed once: a keystroke only compares
-     strings. A listing's category group holds its category's names and Keywords, its
-     address group its city's names (both made once per category and city). Items come
-     in name order, so every rank lists its matches by name without a sort. */
-  function prepare(entries) {
-    var stems = new Map();
-    var termTexts = { category: {}, location: {} };
-    entries.forEach(function (entry) {
-      if (termTexts[entry.t]) {
-        termTexts[entry.t][entry.s] = [entry.t === "category" ? entry.n : "", entry.n_en,
-                                       entry.n_fr].concat(entry.k || []).join(" ");
-      }
-    });
-    var termForms = { category: {}, location: {} };
-    Object.keys(termTexts).forEach(function (type) {
-      var slugs = Object.keys(termTexts[type]);
-      var norm = normalizeAll(slugs.map(function (slug) { return termTexts[type][slug]; }));
-      slugs.forEach(function (slug, at) { termForms[type][slug] = formsText(norm[at], stems); });
-    });
-    var texts = [];
-    for (var i = 0; i < entries.length; i++) {
-      var entry = entries[i];
-      texts.push(entry.n || "", entry.n_en || "", entry.n_fr || "",
-                 entry.t === "category" ? (entry.k || []).join(" ") : entry.cs ? "" : entry.c || "",
-                 entry.a || "");
-    }
-    var norm = normalizeAll(texts);
-    var items = new Array(entries.length);
-    for (i = 0; i < entries.length; i++) {
-      entry = entries[i];
-      var k = 5 * i;
-      var names = [norm[k]];
-      if (norm[k + 1]) names.push(norm[k + 1]);
-      if (norm[k + 2]) names.push(norm[k + 2]);
-      var nameForms = formsText(names.join(" "), stems);
-      var categoryForms = (entry.cs && termForms.category[entry.cs]) || formsText(norm[k + 3], stems);
-      var addressForms = formsText(norm[k + 4], stems) + (termForms.location[entry.ls] || "");
-      items[i] = { entry: entry, names: names, nameForms: nameForms,
-                   categoryForms: categoryForms, addressForms: addressForms };
-    }
-    items.sort(function (a, b) {
-      var x = a.names[0], y = b.names[0];
-      if (x !== y) return x < y ? -1 : 1;
-      var order = TYPE_ORDER[a.entry.t] - TYPE_ORDER[b.entry.t];
-      if (order) return order;
-      return a.entry.s < b.entry.s ? -1 : a.entry.s > b.entry.s ? 1 : 0;
-    });
-    return items;
-  }
-
-  /* The inverted index: every distinct word form, sorted (so the forms starting with a
-     prefix are one range), and for each the items that hold it, in item order. */
-  function invert(items) {
-    var postings = new Map();
-    var groups = ["nameForms", "categoryForms", "addressForms"];
-    for (var i = 0; i < items.length; i++) {
-      for (var g = 0; g < groups.length; g++) {
-        var forms = items[i][groups[g]].split(" ");
-        for (var f = 0; f < forms.length; f++) {
-          var form = forms[f];
-          if (!form) continue;
-          var list = postings.get(form);
-          if (!list) postings.set(form, [i]);
-          else if (list[list.length - 1] !== i) list.push(i);
+  /* The columns of a prepared index (plugins/dalil/search/prepared.py) made from the
+     entries of /search-index.json by the same split on the ASCII space, so that a
+     searcher answers alike whichever of the two files it was given. */
+  function columnsFromEntries(entries) {
+    var tokens = [], tokenIds = new Map(), position = new Map();
+    var columns = { format: PREPARED_FORMAT, types: TYPES, text_fields: TEXT_FIELDS,
+                    url_patterns: TYPES.map(function () { return ""; }), tokens: tokens,
+                    type: [], slug: [], text_lengths: [], text_tokens: [], category: [],
+                    city: [], img: [], url_exceptions: [], keywords: [] };
+    function ids(text) {
+      if (!text) return [];
+      return text.split(" ").map(function (token) {
+        var id = tokenIds.get(token);
+        if (id === undefined) {
+          id = tokens.length;
+          tokens.push(token);
+          tokenIds.set(token, id);
         }
-      }
+        return id;
+      });
     }
-    var vocab = Array.from(postings.keys()).sort();
-    return { vocab: vocab, postings: vocab.map(function (form) { return postings.get(form); }) };
+    function find(type, slug) {
+      var at = slug ? position.get(type + "/" + slug) : undefined;
+      return at === undefined ? -1 : at;
+    }
+    entries.forEach(function (entry, at) { position.set(entry.t + "/" + entry.s, at); });
+    entries.forEach(function (entry, at) {
+      columns.type.push(TYPES.indexOf(entry.t));
+      columns.slug.push(entry.s);
+      TEXT_FIELDS.forEach(function (field) {
+        var list = ids(entry[field]);
+        columns.text_lengths.push(list.length);
+        for (var i = 0; i < list.length; i++) columns.text_tokens.push(list[i]);
+      });
+      columns.category.push(find("category", entry.cs));
+      columns.city.push(find("location", entry.ls));
+      columns.img.push(entry.img || "");
+      columns.url_exceptions.push([at, entry.url]);
+      if (entry.k && entry.k.length) columns.keywords.push([at, entry.k.map(ids)]);
+    });
+    return columns;
   }
 
-  /* The first position in the sorted ``vocab`` whose form is not below ``prefix``. */
-  function lowerBound(vocab, prefix) {
-    var low = 0, high = vocab.length;
+  /* The first position in the sorted ``list`` not below ``prefix``, from ``low``. */
+  function lowerBound(list, prefix, low) {
+    var high = list.length;
     while (low < high) {
       var middle = (low + high) >> 1;
-      if (vocab[middle] < prefix) low = middle + 1; else high = middle;
+      if (list[middle] < prefix) low = middle + 1; else high = middle;
     }
     return low;
   }
 
+  /* [first, end) of the strings of the sorted ``list`` that start with ``prefix``. */
+  function prefixRange(list, prefix) {
+    var first = lowerBound(list, prefix, 0), low = first, high = list.length;
+    while (low < high) {
+      var middle = (low + high) >> 1;
+      if (list[middle].startsWith(prefix)) low = middle + 1; else high = middle;
+    }
+    return [first, low];
+  }
+
+  /* A compressed sparse list: for each of ``size`` keys, the values ``pairs`` gives it
+     (pairs(add) calls add(key, value) for every pair), in the order given. */
+  function groupBy(size, pairs) {
+    var start = new Int32Array(size + 1);
+    pairs(function (key) { start[key + 1]++; });
+    for (var k = 0; k < size; k++) start[k + 1] += start[k];
+    var values = new Int32Array(start[size]);
+    var fill = start.slice(0, size);
+    pairs(function (key, value) { values[fill[key]++] = value; });
+    return { start: start, values: values };
+  }
+
+  /* Everything a keystroke reads, made once. Only the distinct raw tokens are
+     normalised and stemmed; a token gives 0..n words. Words and forms (a word and its
+     stem) are numbered in sorted order, so the ones starting with a prefix are one
+     range. Entries are numbered as in the file and visited in name order. */
+  function prepare(data) {
+    var count = data.type.length, tokenCount = data.tokens.length;
+    var normalised = normalizeAll(data.tokens);
+    var wordIds = new Map(), words = [], tokenWordList = [];
+    var tokenWordStart = new Int32Array(tokenCount + 1);
+    for (var t = 0; t < tokenCount; t++) {
+      tokenWordStart[t] = tokenWordList.length;
+      var parts = normalised[t] ? normalised[t].split(" ") : [];
+      for (var p = 0; p < parts.length; p++) {
+        var id = wordIds.get(parts[p]);
+        if (id === undefined) {
+          id = words.length;
+          words.push(parts[p]);
+          wordIds.set(parts[p], id);
+        }
+        tokenWordList.push(id);
+      }
+    }
+    tokenWordStart[tokenCount] = tokenWordList.length;
+    var sortedWords = words.slice().sort();
+    var wordRank = new Int32Array(words.length);
+    sortedWords.forEach(function (word, rank) { wordRank[wordIds.get(word)] = rank; });
+    var tokenWords = Int32Array.from(tokenWordList, function (id) { return wordRank[id]; });
+
+    var stems = sortedWords.map(stem);
+    var forms = Array.from(new Set(sortedWords.concat(stems))).sort();
+    var formIds = new Map();
+    forms.forEach(function (form, at) { formIds.set(form, at); });
+    var wordForm = new Int32Array(sortedWords.length), stemForm = new Int32Array(sortedWords.length);
+    for (var w = 0; w < sortedWords.length; w++) {
+      wordForm[w] = formIds.get(sortedWords[w]);
+      stemForm[w] = formIds.get(stems[w]);
+    }
+
+    var textStart = new Int32Array(count * FIELDS + 1);
+    for (var f = 0; f < count * FIELDS; f++) textStart[f + 1] = textStart[f] + data.text_lengths[f];
+    var textTokens = Int32Array.from(data.text_tokens);
+    var keywordTokens = new Map();  // category entry -> the tokens of all its keywords
+    data.keywords.forEach(function (pair) {
+      keywordTokens.set(pair[0], Int32Array.from([].concat.apply([], pair[1])));
+    });
+    // The words of each name (n, n_en, n_fr), for name order and exact and prefix ranks.
+    var nameWords = groupBy(count * NAMES, function (add) {
+      for (var e = 0; e < count; e++) {
+        for (var n = 0; n < NAMES; n++) {
+          var field = e * FIELDS + n;
+          for (var at = textStart[field]; at < textStart[field + 1]; at++) {
+            var token = textTokens[at];
+            for (var k = tokenWordStart[token]; k < tokenWordStart[token + 1]; k++) {
+              add(e * NAMES + n, tokenWords[k]);
+            }
+          }
+        }
+      }
+    });
+    // Token -> entries: through a name, and through an address or a category's keywords.
+    var namePostings = groupBy(tokenCount, function (add) {
+      for (var e = 0; e < count; e++) {
+        for (var at = textStart[e * FIELDS]; at < textStart[e * FIELDS + NAMES]; at++) {
+          add(textTokens[at], e);
+        }
+      }
+    });
+    var otherPostings = groupBy(tokenCount, function (add) {
+      for (var e = 0; e < count; e++) {
+        for (var at = textStart[e * FIELDS + ADDRESS]; at < textStart[e * FIELDS + ADDRESS + 1]; at++) {
+          add(textTokens[at], e);
+        }
+      }
+      keywordTokens.forEach(function (tokens, entry) {
+        for (var i = 0; i < tokens.length; i++) add(tokens[i], entry);
+      });
+    });
+    var category = Int32Array.from(data.category), city = Int32Array.from(data.city);
+    var type = Uint8Array.from(data.type);
+    // A category's or city's listings, and its words once for all of them.
+    var members = {
+      category: groupBy(count, function (add) {
+        for (var e = 0; e < count; e++) if (category[e] >= 0) add(category[e], e);
+      }),
+      city: groupBy(count, function (add) {
+        for (var e = 0; e < count; e++) if (city[e] >= 0) add(city[e], e);
+      })
+    };
+    var terms = { category: [], location: [] };
+    for (var e = 0; e < count; e++) {
+      if (TYPES[type[e]] in terms) terms[TYPES[type[e]]].push(e);
+    }
+
+    var order = [];
+    for (e = 0; e < count; e++) order.push(e);
+    var nameStart = nameWords.start, name = nameWords.values;
+    order.sort(function (a, b) {
+      var i = nameStart[a * NAMES], j = nameStart[b * NAMES];
+      var endA = nameStart[a * NAMES + 1], endB = nameStart[b * NAMES + 1];
+      for (; i < endA && j < endB; i++, j++) {
+        if (name[i] !== name[j]) return name[i] - name[j];
+      }
+      return (endA - i) - (endB - j) || a - b;  // a shorter name first; then type and slug
+    });
+    var urlExceptions = new Map();
+    data.url_exceptions.forEach(function (pair) { urlExceptions.set(pair[0], pair[1]); });
+    var positions = new Map();
+    for (e = 0; e < count; e++) positions.set(TYPES[type[e]] + "/" + data.slug[e], e);
+    return {
+      count: count, tokens: data.tokens, slug: data.slug, img: data.img, type: type,
+      urlPatterns: data.url_patterns, urlExceptions: urlExceptions, positions: positions,
+      tokenCount: tokenCount, tokenWordStart: tokenWordStart, tokenWords: tokenWords,
+      words: sortedWords, forms: forms, wordForm: wordForm, stemForm: stemForm,
+      textStart: textStart, textTokens: textTokens, keywordTokens: keywordTokens,
+      nameStart: nameStart, nameWords: name, namePostings: namePostings,
+      otherPostings: otherPostings, category: category, city: city, members: members,
+      terms: terms, order: Int32Array.from(order)
+    };
+  }
+
   var TYPO_MIN_LENGTH = 5;
 
-  /* A query word: the needles that find it as the start of a word or stem, and (five
-     letters or more) the whole words of the index one edit away, or starting one edit
-     away, that it does not already find. */
-  function compileWord(word, vocab) {
-    var forms = [word];
-    var stemmed = stem(word);
-    if (stemmed !== word) forms.push(stemmed);
-    var needles = forms.map(function (form) { return " " + form; });
+  /* A query word: the ranges of forms starting with it or its stem, and (five letters or
+     more) the forms one edit away, or starting one edit away, that those do not hold. */
+  function compileWord(word, index) {
+    var stemmed = stem(word), forms = index.forms;
+    var starts = [word];
+    if (stemmed !== word) starts.push(stemmed);
+    var ranges = starts.map(function (start) { return prefixRange(forms, start); });
     var typos = [];
-    var typoForms = [];
     if (word.length >= TYPO_MIN_LENGTH) {
       var n = word.length;
-      for (var i = 0; i < vocab.length; i++) {
-        var form = vocab[i];
+      for (var i = 0; i < forms.length; i++) {
+        var form = forms[i];
         if (form.length < n - 1) continue;
-        var found = false;
-        for (var f = 0; f < forms.length && !found; f++) {
-          if (form.startsWith(forms[f])) found = true;
-        }
-        if (found) continue;
+        if (form.startsWith(word) || form.startsWith(stemmed)) continue;
         var near = (form.length <= n + 1 &&
                     (withinOneEdit(word, form) || withinOneEdit(stemmed, form))) ||
           (form.length > n && (withinOneEdit(word, form.slice(0, n)) ||
                                withinOneEdit(word, form.slice(0, n + 1)) ||
                                withinOneEdit(word, form.slice(0, n - 1))));
-        if (near) {
-          typos.push(" " + form + " ");
-          typoForms.push(i);
-        }
+        if (near) typos.push(i);
       }
     }
-    return { word: word, forms: forms, needles: needles, typos: typos, typoForms: typoForms };
+    return { word: word, ranges: ranges, typos: typos };
   }
 
-  function hasAny(text, needles) {
-    for (var i = 0; i < needles.length; i++) if (text.indexOf(needles[i]) >= 0) return true;
-    return false;
+  // Flags of a token, a term or a group for one query word.
+  var EXACT = 1, TYPO = 2;
+
+  /* For each token, whether one of its forms starts with the query word (EXACT) or is
+     one of its misspellings (TYPO). */
+  function tokenFlags(index, compiled, flags) {
+    var formFlags = new Uint8Array(index.forms.length);
+    compiled.ranges.forEach(function (range) { formFlags.fill(EXACT, range[0], range[1]); });
+    compiled.typos.forEach(function (form) { formFlags[form] |= TYPO; });
+    var words = index.words.length, wordFlags = new Uint8Array(words);
+    for (var w = 0; w < words; w++) {
+      wordFlags[w] = formFlags[index.wordForm[w]] | formFlags[index.stemForm[w]];
+    }
+    flags.fill(0);
+    var start = index.tokenWordStart, tokenWords = index.tokenWords;
+    for (var t = 0; t < index.tokenCount; t++) {
+      for (var k = start[t]; k < start[t + 1]; k++) flags[t] |= wordFlags[tokenWords[k]];
+    }
+    return flags;
+  }
+
+  function flagsOf(tokens, from, to, flags) {
+    var found = 0;
+    for (var at = from; at < to; at++) found |= flags[tokens[at]];
+    return found;
   }
 
   // Ranks: exact name, name prefix, words in names, in a category or its keywords, in the
@@ -286,68 +401,160 @@
   // blog articles and pages after the directory's entries (but for an exact name).
   var RANK_EXACT = 0, RANK_PREFIX = 1, RANK_NAME = 2, RANK_CATEGORY = 3, RANK_ADDRESS = 4;
   var RANK_TYPO = 5, RANK_CONTENT = 10, RANKS = 20;
-  var DIRECTORY_TYPES = { listing: true, category: true, location: true };
+  var CONTENT_TYPE = 3;  // news, blog and page come after it in TYPES
 
-  /* The rank of an item for the compiled query, or -1 when a word does not match. */
-  function rank(item, q) {
-    var worst = RANK_NAME, typo = false;
-    for (var w = 0; w < q.words.length; w++) {
-      var word = q.words[w];
-      var where = -1;
-      for (var pass = 0; pass < 2 && where < 0; pass++) {
-        var needles = pass ? word.typos : word.needles;
-        if (!needles.length) continue;
-        if (hasAny(item.nameForms, needles)) where = RANK_NAME;
-        else if (q.single) where = -1;
-        else if (hasAny(item.categoryForms, needles)) where = RANK_CATEGORY;
-        else if (hasAny(item.addressForms, needles)) where = RANK_ADDRESS;
-        if (where >= 0 && pass) typo = true;
-      }
-      if (where < 0) return -1;
-      if (where > worst) worst = where;
-    }
-    if (!typo && worst === RANK_NAME) {
-      for (var i = 0; i < item.names.length; i++) {
-        var name = item.names[i];
-        if (name === q.query || name === q.article) return RANK_EXACT;  // whatever the type
-        if (name.startsWith(q.query) || name.startsWith(q.article)) worst = RANK_PREFIX;
-      }
-    }
-    if (typo) worst += RANK_TYPO;
-    return DIRECTORY_TYPES[item.entry.t] ? worst : worst + RANK_CONTENT;
-  }
+  /* A searcher over a prepared index, or over the entries of /search-index.json. Each
+     keystroke marks the entries holding a token that matches the query's longest word,
+     then ranks them in name order, keeping the first ``limit`` of each rank. One
+     character matches the start of a word of a name only: "every entry with an alef"
+     helps nobody. */
+  function createSearcher(data) {
+    var index = prepare(Array.isArray(data) ? columnsFromEntries(data) : data);
+    var count = index.count, textStart = index.textStart, textTokens = index.textTokens;
+    var marks = new Uint8Array(count);
+    var flagPool = [];
 
-  /* A searcher over prepared items. Each keystroke takes the items that hold a form
-     starting with the query's longest word (one range of the sorted forms, and the
-     misspelt forms near it), then ranks them. One character matches the start of a
-     word of a name only: "every entry with an alef" helps nobody. */
-  function createSearcher(entries) {
-    var all = prepare(entries);
-    var inverted = invert(all);
-    var vocab = inverted.vocab;
-    var marks = new Uint8Array(all.length);
-
-    /* Marks every item holding a form that starts with one of ``prefixes``. */
-    function markPrefixes(prefixes) {
-      for (var p = 0; p < prefixes.length; p++) {
-        for (var at = lowerBound(vocab, prefixes[p]);
-             at < vocab.length && vocab[at].startsWith(prefixes[p]); at++) {
-          markForm(at);
-        }
-      }
+    function text(entry, field) {
+      var from = textStart[entry * FIELDS + field], to = textStart[entry * FIELDS + field + 1];
+      var tokens = [];
+      for (var at = from; at < to; at++) tokens.push(index.tokens[textTokens[at]]);
+      return tokens.join(" ");
     }
 
-    function markForm(at) {
-      var list = inverted.postings[at];
-      for (var i = 0; i < list.length; i++) marks[list[i]] = 1;
+    function url(entry) {
+      var exception = index.urlExceptions.get(entry);
+      if (exception !== undefined) return exception;
+      return index.urlPatterns[index.type[entry]].split(SLUG_FIELD).join(index.slug[entry]);
+    }
+
+    /* The entry as /search-index.json has it, for a result card (no coordinates). */
+    function entryAt(entry) {
+      var result = { t: TYPES[index.type[entry]], s: index.slug[entry], n: text(entry, NAME) };
+      var optional = [["n_en", text(entry, 1)], ["n_fr", text(entry, NAME_FR)]];
+      var category = index.category[entry], city = index.city[entry];
+      if (category >= 0) optional.push(["c", text(category, NAME)]);
+      optional.push(["a", text(entry, ADDRESS)], ["img", index.img[entry]]);
+      if (category >= 0) optional.push(["cs", index.slug[category]]);
+      if (city >= 0) optional.push(["ls", index.slug[city]]);
+      optional.forEach(function (pair) { if (pair[1]) result[pair[0]] = pair[1]; });
+      result.url = url(entry);
+      return result;
+    }
+
+    /* A query word's flags for every token and every category and city. */
+    function flagWord(compiled, at) {
+      if (!flagPool[at]) flagPool[at] = new Uint8Array(index.tokenCount);
+      var flags = tokenFlags(index, compiled, flagPool[at]);
+      var term = new Map(), keywords = new Map();
+      index.terms.category.forEach(function (entry) {
+        var found = flagsOf(textTokens, textStart[entry * FIELDS], textStart[entry * FIELDS + NAMES], flags);
+        var tokens = index.keywordTokens.get(entry);
+        var inKeywords = tokens ? flagsOf(tokens, 0, tokens.length, flags) : 0;
+        term.set(entry, found | inKeywords);
+        keywords.set(entry, inKeywords);
+      });
+      index.terms.location.forEach(function (entry) {  // its other names: the address has its name
+        term.set(entry, flagsOf(textTokens, textStart[entry * FIELDS + 1], textStart[entry * FIELDS + NAMES], flags));
+      });
+      compiled.flags = flags;
+      compiled.term = term;
+      compiled.keywords = keywords;
+      return compiled;
+    }
+
+    /* A name's words against a query's: 2 equal, 1 the name starts with it, 0 neither.
+       ``ids`` are the query's word numbers (-1: no index word), ``last`` the range of
+       words starting with its last word. */
+    function compareName(slot, sequence) {
+      var from = index.nameStart[slot], to = index.nameStart[slot + 1], words = index.nameWords;
+      var ids = sequence.ids, m = ids.length;
+      if (to - from < m) return 0;
+      for (var i = 0; i < m - 1; i++) if (words[from + i] !== ids[i]) return 0;
+      var last = words[from + m - 1];
+      if (last === ids[m - 1]) return to - from === m ? 2 : 1;
+      return last >= sequence.last[0] && last < sequence.last[1] ? 1 : 0;
+    }
+
+    function sequenceOf(queryWords) {
+      return { ids: queryWords.map(function (word) {
+        var at = lowerBound(index.words, word, 0);
+        return index.words[at] === word ? at : -1;
+      }), last: prefixRange(index.words, queryWords[queryWords.length - 1]) };
     }
 
     function compile(query) {
-      var words = query.split(" ").filter(function (word, at, list) {
+      var queryWords = query.split(" ");
+      var words = queryWords.filter(function (word, at, list) {
         return list.indexOf(word) === at;
-      }).map(function (word) { return compileWord(word, vocab); });
-      return { query: query, article: "\u0627\u0644" + query, words: words,
+      }).map(function (word, at) { return flagWord(compileWord(word, index), at); });
+      var article = ["\u0627\u0644" + queryWords[0]].concat(queryWords.slice(1));
+      return { words: words, plain: sequenceOf(queryWords), article: sequenceOf(article),
                single: query.length === 1 };
+    }
+
+    /* Which of ``flag`` (EXACT or TYPO) groups of the entry hold the word: RANK_NAME,
+       RANK_CATEGORY, RANK_ADDRESS, or -1. */
+    function where(entry, word, flag, single) {
+      var base = entry * FIELDS;
+      if (flagsOf(textTokens, textStart[base], textStart[base + NAMES], word.flags) & flag) return RANK_NAME;
+      if (single) return -1;
+      var category = index.category[entry];
+      var inCategory = category >= 0 ? word.term.get(category) : word.keywords.get(entry);
+      if (inCategory & flag) return RANK_CATEGORY;
+      var city = index.city[entry];
+      if ((flagsOf(textTokens, textStart[base + ADDRESS], textStart[base + FIELDS], word.flags) |
+           (city >= 0 ? word.term.get(city) : 0)) & flag) return RANK_ADDRESS;
+      return -1;
+    }
+
+    /* The rank of an entry for the compiled query, or -1 when a word does not match. */
+    function rank(entry, q) {
+      var worst = RANK_NAME, typo = false;
+      for (var w = 0; w < q.words.length; w++) {
+        var found = where(entry, q.words[w], EXACT, q.single);
+        if (found < 0 && q.words[w].typos.length) {
+          found = where(entry, q.words[w], TYPO, q.single);
+          if (found >= 0) typo = true;
+        }
+        if (found < 0) return -1;
+        if (found > worst) worst = found;
+      }
+      if (!typo && worst === RANK_NAME) {
+        for (var n = 0; n < NAMES; n++) {
+          var slot = entry * NAMES + n;
+          var plain = compareName(slot, q.plain), article = compareName(slot, q.article);
+          if (plain === 2 || article === 2) return RANK_EXACT;  // whatever the type
+          if (plain || article) worst = RANK_PREFIX;
+        }
+      }
+      if (typo) worst += RANK_TYPO;
+      return index.type[entry] < CONTENT_TYPE ? worst : worst + RANK_CONTENT;
+    }
+
+    /* Marks the entries that may match the word: through a flagged token, or as a
+       listing of a flagged category or city. */
+    function markCandidates(word, single) {
+      marks.fill(0);
+      var postings = single ? [index.namePostings] : [index.namePostings, index.otherPostings];
+      for (var t = 0; t < index.tokenCount; t++) {
+        if (!word.flags[t]) continue;
+        for (var p = 0; p < postings.length; p++) {
+          var start = postings[p].start, values = postings[p].values;
+          for (var at = start[t]; at < start[t + 1]; at++) marks[values[at]] = 1;
+        }
+      }
+      if (single) return;
+      word.term.forEach(function (flag, term) {
+        if (!flag) return;
+        var list = index.members[index.type[term] === 1 ? "category" : "city"];
+        for (var at = list.start[term]; at < list.start[term + 1]; at++) marks[list.values[at]] = 1;
+      });
+    }
+
+    function termIndex(type, slug) {
+      if (!slug) return -1;
+      var at = index.positions.get(type + "/" + slug);
+      return at === undefined ? -2 : at;  // -2: a slug the index does not have
     }
 
     /* Results for a query and filters ({ category: slug, city: slug }, both optional):
@@ -358,10 +565,11 @@
     function search(rawQuery, limit, filters) {
       var started = performance.now();
       var query = normalize(rawQuery);
-      var category = (filters && filters.category) || "";
-      var city = (filters && filters.city) || "";
+      var category = termIndex("category", filters && filters.category);
+      var city = termIndex("location", filters && filters.city);
+      var filtered = category !== -1 || city !== -1;
       var facets = { category: {}, city: {} };
-      if (!query && !category && !city) {
+      if (!query && !filtered) {
         return { query: query, total: 0, items: [], facets: facets, ms: performance.now() - started };
       }
       var q = null;
@@ -369,43 +577,46 @@
         q = compile(query);
         // The word with the fewest candidates is likely the longest one.
         var pivot = q.words.reduce(function (a, b) { return b.word.length > a.word.length ? b : a; });
-        marks.fill(0);
-        markPrefixes(pivot.forms);
-        pivot.typoForms.forEach(markForm);
+        markCandidates(pivot, q.single);
       } else {
         marks.fill(1);
       }
       var buckets = [];
       for (var b = 0; b < RANKS; b++) buckets.push([]);
       var total = 0;
-      for (var index = 0; index < all.length; index++) {
-        if (!marks[index]) continue;
-        var entry = all[index].entry;
-        if (!q && entry.t !== "listing") continue;
-        var score = q ? rank(all[index], q) : RANK_EXACT;
+      var categoryCounts = new Map(), cityCounts = new Map();
+      for (var k = 0; k < count; k++) {
+        var entry = index.order[k];
+        if (!marks[entry]) continue;
+        var isListing = index.type[entry] === 0;
+        if (!q && !isListing) continue;
+        var score = q ? rank(entry, q) : RANK_EXACT;
         if (score < 0) continue;
-        if (entry.t === "listing") {
-          var inCategory = !category || entry.cs === category;
-          var inCity = !city || entry.ls === city;
-          if (inCity) facets.category[entry.cs] = (facets.category[entry.cs] || 0) + 1;
-          if (inCategory) facets.city[entry.ls] = (facets.city[entry.ls] || 0) + 1;
+        if (isListing) {
+          var inCategory = category === -1 || index.category[entry] === category;
+          var inCity = city === -1 || index.city[entry] === city;
+          if (inCity) categoryCounts.set(index.category[entry], (categoryCounts.get(index.category[entry]) || 0) + 1);
+          if (inCategory) cityCounts.set(index.city[entry], (cityCounts.get(index.city[entry]) || 0) + 1);
           if (!inCategory || !inCity) continue;
-        } else if (category || city) {
+        } else if (filtered) {
           continue;
         }
         total++;
-        buckets[score].push(entry);
+        if (buckets[score].length < limit) buckets[score].push(entry);
       }
+      [[categoryCounts, facets.category], [cityCounts, facets.city]].forEach(function (pair) {
+        pair[0].forEach(function (number, term) { if (term >= 0) pair[1][index.slug[term]] = number; });
+      });
       var items = [];
       for (b = 0; b < RANKS && items.length < limit; b++) {
         var bucket = buckets[b];
-        for (var j = 0; j < bucket.length && items.length < limit; j++) items.push(bucket[j]);
+        for (var j = 0; j < bucket.length && items.length < limit; j++) items.push(entryAt(bucket[j]));
       }
       return { query: query, total: total, items: items, facets: facets,
                ms: performance.now() - started };
     }
 
-    return { search: search, size: all.length };
+    return { search: search, size: count };
   }
 
   function join(base, path) {

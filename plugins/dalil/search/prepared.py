@@ -1,0 +1,83 @@
+"""The prepared search index: the search index's searchable text as flat integer columns.
+
+The search page's worker loads this file instead of ``/search-index.json``, so that it
+parses a few integer arrays rather than an object per entry. Normalisation and stemming
+stay in one place, the browser (``search-core.js``): the build only splits each text on
+the ASCII space, a lossless step (``" ".join(tokens)`` gives the text back), and stores
+every text as ids into one sorted vocabulary of those raw tokens.
+
+Entries keep the order of ``/search-index.json``. Coordinates are left out: the search
+does not use them, and "near me" reads the full index when asked.
+"""
+
+import json
+
+from .index import TYPES
+
+FORMAT = "dalil-search-prepared/1"
+# The texts of an entry, in this order: each entry has one length per field.
+TEXT_FIELDS = ("n", "n_en", "n_fr", "a")
+SLUG_FIELD = "{slug}"
+
+
+def tokens_of(text):
+    """The raw tokens of a text; ``""`` (a field the entry lacks) has none."""
+    return text.split(" ") if text else []
+
+
+def url_patterns(entries):
+    """Per type, the URL pattern most of its entries follow (``/directory/listing/{slug}/``),
+    found from the first entry of that type; ``""`` for a type without entries."""
+    patterns = {}
+    for entry in entries:
+        head, found, tail = entry["url"].rpartition(entry["s"])
+        if entry["t"] not in patterns and found:
+            patterns[entry["t"]] = head + SLUG_FIELD + tail
+    return [patterns.get(kind, "") for kind in TYPES]
+
+
+def prepared_index(entries):
+    """The prepared index of ``entries`` (the search index's entries, in its order)."""
+    vocabulary = sorted({token for entry in entries for text in _texts(entry)
+                         for token in tokens_of(text)})
+    token_id = {token: number for number, token in enumerate(vocabulary)}
+    position = {(entry["t"], entry["s"]): number for number, entry in enumerate(entries)}
+    patterns = url_patterns(entries)
+    type_number = {kind: number for number, kind in enumerate(TYPES)}
+    lengths, text_tokens, url_exceptions, keywords = [], [], [], []
+    for number, entry in enumerate(entries):
+        for field in TEXT_FIELDS:
+            ids = [token_id[token] for token in tokens_of(entry.get(field, ""))]
+            lengths.append(len(ids))
+            text_tokens += ids
+        pattern = patterns[type_number[entry["t"]]]
+        if entry["url"] != pattern.replace(SLUG_FIELD, entry["s"]):
+            url_exceptions.append([number, entry["url"]])
+        if entry.get("k"):
+            keywords.append([number, [[token_id[token] for token in tokens_of(keyword)]
+                                      for keyword in entry["k"]]])
+    return {
+        "format": FORMAT,
+        "types": list(TYPES),
+        "url_patterns": patterns,
+        "text_fields": list(TEXT_FIELDS),
+        "tokens": vocabulary,
+        "type": [type_number[entry["t"]] for entry in entries],
+        "slug": [entry["s"] for entry in entries],
+        "text_lengths": lengths,
+        "text_tokens": text_tokens,
+        "category": [position.get(("category", entry.get("cs")), -1) for entry in entries],
+        "city": [position.get(("location", entry.get("ls")), -1) for entry in entries],
+        "img": [entry.get("img", "") for entry in entries],
+        "url_exceptions": url_exceptions,
+        "keywords": keywords,
+    }
+
+
+def _texts(entry):
+    return [entry.get(field, "") for field in TEXT_FIELDS] + list(entry.get("k", ()))
+
+
+def serialise_prepared(prepared):
+    """Compact UTF-8 JSON, keys in the documented order, no trailing newline."""
+    return json.dumps(prepared, ensure_ascii=False, allow_nan=False, separators=(",", ":"))

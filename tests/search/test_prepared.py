@@ -1,0 +1,170 @@
+"""The prepared search index (/search/prepared-index.json): its schema, and a decoder
+written from the schema's description alone, which must give back /search-index.json."""
+
+import copy
+import json
+
+import jsonschema
+import pytest
+from bs4 import BeautifulSoup
+
+from dalil.search.prepared import prepared_index
+from tests import sitebuilder as sb
+
+from .fixtures import fixture_files
+
+PREPARED = "search/prepared-index.json"
+SCHEMA = "schemas/search-prepared-index.schema.json"
+# Hostile names must survive the split on the space as they are.
+HOSTILE_NAME = ("=HYPERLINK(\"http://x\")  <img src=x onerror=alert(1)> \u202eفندق\u200f "
+                "مطعم\u00a0الأطلس " + "ب" * 300)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    files = fixture_files()
+    files.update(sb.listing("hostile", HOSTILE_NAME, Name_en="  Two  spaces  ",
+                            Street="- ، -", city="rabat"))
+    result = sb.build_site(tmp_path_factory.mktemp("prepared"), files)
+    assert result.returncode == 0, result.log
+    return result
+
+
+@pytest.fixture(scope="module")
+def index(site):
+    return json.loads(site.read("search-index.json"))
+
+
+@pytest.fixture(scope="module")
+def prepared(site):
+    return json.loads(site.read(PREPARED))
+
+
+@pytest.fixture(scope="module")
+def schema(site):
+    return json.loads(site.read(SCHEMA))
+
+
+def decode(prepared):
+    """The entries of the search index, from the prepared index, as its schema describes it."""
+    tokens, fields = prepared["tokens"], prepared["text_fields"]
+    lengths, text_tokens = iter(prepared["text_lengths"]), iter(prepared["text_tokens"])
+    urls = dict(prepared["url_exceptions"])
+    keywords = dict(prepared["keywords"])
+    texts = [{field: " ".join(tokens[next(text_tokens)] for _ in range(next(lengths)))
+              for field in fields} for _ in prepared["type"]]
+    entries = []
+    for number, (kind, slug) in enumerate(zip(prepared["type"], prepared["slug"])):
+        category, city = prepared["category"][number], prepared["city"][number]
+        entry = {"t": prepared["types"][kind], "s": slug, "n": texts[number]["n"],
+                 "n_en": texts[number]["n_en"], "n_fr": texts[number]["n_fr"],
+                 "c": texts[category]["n"] if category >= 0 else None,
+                 "a": texts[number]["a"], "img": prepared["img"][number],
+                 "cs": prepared["slug"][category] if category >= 0 else None,
+                 "ls": prepared["slug"][city] if city >= 0 else None,
+                 "k": [" ".join(tokens[token] for token in keyword)
+                       for keyword in keywords.get(number, [])],
+                 "url": urls.get(number) or prepared["url_patterns"][kind].replace("{slug}", slug)}
+        entries.append({key: value for key, value in entry.items() if value})
+    assert next(lengths, None) is None and next(text_tokens, None) is None
+    return entries
+
+
+def without_coordinates(entries):
+    return [{key: value for key, value in entry.items() if key != "ll"} for entry in entries]
+
+
+def test_schema_is_valid_and_the_prepared_index_validates(prepared, schema):
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$id"] == "https://dalil.test/" + SCHEMA
+    jsonschema.Draft202012Validator(schema).validate(prepared)
+
+
+def test_it_decodes_to_the_search_index(index, prepared):
+    assert decode(prepared) == without_coordinates(index)
+    hostile = next(entry for entry in decode(prepared) if entry["s"] == "hostile")
+    assert hostile["n"] == next(entry["n"] for entry in index if entry["s"] == "hostile")
+    assert "ب" * 300 in hostile["n"] and "\u200f" in hostile["n"] and "=HYPERLINK" in hostile["n"]
+
+
+def test_tokens_are_sorted_unique_and_hold_no_space(prepared):
+    tokens = prepared["tokens"]
+    assert tokens == sorted(set(tokens))
+    assert not any(" " in token for token in tokens)
+    assert len(prepared["text_tokens"]) == sum(prepared["text_lengths"])
+    assert max(prepared["text_tokens"]) < len(tokens)
+
+
+def test_urls_follow_one_pattern_per_type(prepared):
+    assert prepared["url_patterns"][:3] == ["/directory/listing/{slug}/",
+                                            "/directory/category/{slug}/",
+                                            "/directory/city/{slug}/"]
+    assert prepared["url_exceptions"] == []
+
+
+def test_texts_split_on_the_space_only_and_keep_empty_tokens():
+    entries = [{"t": "listing", "s": "a", "n": "x  y\u00a0z", "n_en": "A-B", "c": "C", "a": "،",
+                "cs": "c", "ls": "l", "url": "/other/a.html"},
+               {"t": "category", "s": "c", "n": "C", "k": ["p q", "r"], "url": "/cat/c/"},
+               {"t": "location", "s": "l", "n": "L", "url": "/city/l/"}]
+    prepared = prepared_index(entries)
+    assert prepared["tokens"] == ["", "A-B", "C", "L", "p", "q", "r", "x", "y\u00a0z", "،"]
+    assert prepared["text_lengths"][:4] == [3, 1, 0, 1]
+    assert prepared["url_exceptions"] == [] and prepared["url_patterns"][0] == "/other/{slug}.html"
+    assert prepared["keywords"] == [[1, [[4, 5], [6]]]]
+    assert decode(prepared) == [{key: value for key, value in entry.items()} for entry in entries]
+
+
+def test_an_entry_off_its_types_pattern_keeps_its_path():
+    entries = [{"t": "page", "s": "a", "n": "A", "url": "/a/"},
+               {"t": "page", "s": "b", "n": "B", "url": "/pages/b.html"}]
+    prepared = prepared_index(entries)
+    assert prepared["url_exceptions"] == [[1, "/pages/b.html"]]
+    assert decode(prepared) == entries
+
+
+@pytest.mark.parametrize("change", [
+    {"format": "dalil-search-prepared/2"},
+    {"types": ["listing"]},
+    {"type": [9]},
+    {"slug": ["Not A Slug"]},
+    {"text_tokens": [-1]},
+    {"category": [-2]},
+    {"url_exceptions": [[0, "directory/x/"]]},
+    {"tokens": ["a", "a"]},
+    {"extra": 1},
+])
+def test_schema_rejects_a_broken_prepared_index(prepared, schema, change):
+    broken = copy.deepcopy(prepared)
+    broken.update(change)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema).validate(broken)
+
+
+def test_precompressed_copies_and_same_bytes_again(site, tmp_path):
+    assert site.path(PREPARED + ".br").is_file() and site.path(PREPARED + ".gz").is_file()
+    again = sb.run_pelican(site.root, output=tmp_path / "again")
+    assert again.returncode == 0, again.log
+    for relpath in (PREPARED, PREPARED + ".br", PREPARED + ".gz", SCHEMA):
+        assert again.read(relpath, "rb") == site.read(relpath, "rb"), relpath
+
+
+def test_the_search_page_loads_it_and_the_other_pages_the_full_index(site):
+    search = BeautifulSoup(site.read("search/index.html"), "html.parser")
+    assert search.find(id="live-search")["data-index"] == "https://dalil.test/" + PREPARED
+    near_me = search.find(class_="near-me")
+    assert near_me["data-index"] == "https://dalil.test/search-index.json"
+    random = BeautifulSoup(site.read("random/index.html"), "html.parser")
+    assert random.find(attrs={"data-index": True})["data-index"] == (
+        "https://dalil.test/search-index.json")
+    worker = site.read("sw.js")
+    build = json.loads(worker[worker.index("const BUILD = ") + 14:worker.index(";\n", worker.index("const BUILD"))])
+    assert build["data"] == ["search-index.json", PREPARED]
+
+
+def test_empty_save_as_turns_it_off(tmp_path):
+    result = sb.build_site(tmp_path, fixture_files(), DALIL_SEARCH_PREPARED_SAVE_AS="")
+    assert result.returncode == 0, result.log
+    assert not result.path(PREPARED).exists() and not result.path(PREPARED + ".gz").exists()
+    search = BeautifulSoup(result.read("search/index.html"), "html.parser")
+    assert search.find(id="live-search")["data-index"] == "https://dalil.test/search-index.json"
