@@ -339,11 +339,22 @@ def test_category_and_city_pages_search_within_themselves(open_page):
     assert result_slugs(page) == ["stars-cafe"]
 
 
-def test_the_index_is_fetched_and_searched_in_a_worker(open_page):
-    page = ready_search_page(open_page)
-    assert [worker.url for worker in page.workers] == [
-        "https://dalil.test/theme/js/search-worker.js"]
-    # The page's own thread never fetched the index (the worker did).
+def test_the_index_is_fetched_and_prepared_in_a_worker_then_handed_over(open_page):
+    page = open_page("/search/")
+    workers = []
+    page.on("worker", lambda worker: workers.append(worker.url))
+    page.reload()
+    expect(page.locator("#live-search")).to_have_attribute("data-ready", "13")
+    assert set(workers) == {"https://dalil.test/theme/js/search-worker.js"}
+    # The page's own thread never fetched an index (the worker did) ...
     assert page.evaluate("performance.getEntriesByType('resource')"
                          ".filter(e => e.name.includes('-index.json')).length") == 0
+    # ... and the worker ends once it has handed the prepared index over.
+    for _ in range(100):
+        if not page.workers:
+            break
+        page.wait_for_timeout(50)
+    assert page.workers == []
     assert page.evaluate("typeof DalilSearch.createSearcher") == "function"
+    search(page, "مطعم")
+    assert result_slugs(page)[0] == "zaytouna"

@@ -263,9 +263,9 @@
     var textStart = new Int32Array(count * FIELDS + 1);
     for (var f = 0; f < count * FIELDS; f++) textStart[f + 1] = textStart[f] + data.text_lengths[f];
     var textTokens = Int32Array.from(data.text_tokens);
-    var keywordTokens = new Map();  // category entry -> the tokens of all its keywords
-    data.keywords.forEach(function (pair) {
-      keywordTokens.set(pair[0], Int32Array.from([].concat.apply([], pair[1])));
+    // [category entry, the tokens of all its keywords]
+    var keywords = data.keywords.map(function (pair) {
+      return [pair[0], Int32Array.from([].concat.apply([], pair[1]))];
     });
     // The words of each name (n, n_en, n_fr), for name order and exact and prefix ranks.
     var nameWords = groupBy(count * NAMES, function (add) {
@@ -295,8 +295,8 @@
           add(textTokens[at], e);
         }
       }
-      keywordTokens.forEach(function (tokens, entry) {
-        for (var i = 0; i < tokens.length; i++) add(tokens[i], entry);
+      keywords.forEach(function (pair) {
+        for (var i = 0; i < pair[1].length; i++) add(pair[1][i], pair[0]);
       });
     });
     var category = Int32Array.from(data.category), city = Int32Array.from(data.city);
@@ -326,20 +326,37 @@
       }
       return (endA - i) - (endB - j) || a - b;  // a shorter name first; then type and slug
     });
-    var urlExceptions = new Map();
-    data.url_exceptions.forEach(function (pair) { urlExceptions.set(pair[0], pair[1]); });
-    var positions = new Map();
-    for (e = 0; e < count; e++) positions.set(TYPES[type[e]] + "/" + data.slug[e], e);
     return {
+      format: PREPARED_FORMAT, prepared: true,
       count: count, tokens: data.tokens, slug: data.slug, img: data.img, type: type,
-      urlPatterns: data.url_patterns, urlExceptions: urlExceptions, positions: positions,
+      urlPatterns: data.url_patterns, urlExceptions: data.url_exceptions,
       tokenCount: tokenCount, tokenWordStart: tokenWordStart, tokenWords: tokenWords,
       words: sortedWords, forms: forms, wordForm: wordForm, stemForm: stemForm,
-      textStart: textStart, textTokens: textTokens, keywordTokens: keywordTokens,
+      textStart: textStart, textTokens: textTokens, keywords: keywords,
       nameStart: nameStart, nameWords: name, namePostings: namePostings,
       otherPostings: otherPostings, category: category, city: city, members: members,
       terms: terms, order: Int32Array.from(order)
     };
+  }
+
+  /* What a searcher reads, from /search-index.json's entries, a prepared index's
+     columns, or made already (returned as it is). It holds only arrays, typed arrays and
+     plain objects: a worker can make it and hand it over (transferList). */
+  function prepareIndex(data) {
+    if (data && data.prepared === true) return data;
+    return prepare(Array.isArray(data) ? columnsFromEntries(data) : data);
+  }
+
+  /* The buffers of a prepared index's typed arrays, to transfer rather than copy. */
+  function transferList(index) {
+    var buffers = new Set();
+    (function collect(value) {
+      if (ArrayBuffer.isView(value)) buffers.add(value.buffer);
+      else if (value && typeof value === "object" && !(typeof value[0] === "string")) {
+        Object.keys(value).forEach(function (key) { collect(value[key]); });
+      }
+    })(index);
+    return Array.from(buffers);
   }
 
   var TYPO_MIN_LENGTH = 5;
@@ -409,8 +426,14 @@
      character matches the start of a word of a name only: "every entry with an alef"
      helps nobody. */
   function createSearcher(data) {
-    var index = prepare(Array.isArray(data) ? columnsFromEntries(data) : data);
+    var index = prepareIndex(data);
     var count = index.count, textStart = index.textStart, textTokens = index.textTokens;
+    var urlExceptions = new Map(index.urlExceptions);
+    var keywordTokens = new Map(index.keywords);
+    var positions = new Map();
+    index.terms.category.concat(index.terms.location).forEach(function (entry) {
+      positions.set(TYPES[index.type[entry]] + "/" + index.slug[entry], entry);
+    });
     var marks = new Uint8Array(count);
     var flagPool = [];
 
@@ -422,7 +445,7 @@
     }
 
     function url(entry) {
-      var exception = index.urlExceptions.get(entry);
+      var exception = urlExceptions.get(entry);
       if (exception !== undefined) return exception;
       return index.urlPatterns[index.type[entry]].split(SLUG_FIELD).join(index.slug[entry]);
     }
@@ -448,7 +471,7 @@
       var term = new Map(), keywords = new Map();
       index.terms.category.forEach(function (entry) {
         var found = flagsOf(textTokens, textStart[entry * FIELDS], textStart[entry * FIELDS + NAMES], flags);
-        var tokens = index.keywordTokens.get(entry);
+        var tokens = keywordTokens.get(entry);
         var inKeywords = tokens ? flagsOf(tokens, 0, tokens.length, flags) : 0;
         term.set(entry, found | inKeywords);
         keywords.set(entry, inKeywords);
@@ -553,7 +576,7 @@
 
     function termIndex(type, slug) {
       if (!slug) return -1;
-      var at = index.positions.get(type + "/" + slug);
+      var at = positions.get(type + "/" + slug);
       return at === undefined ? -2 : at;  // -2: a slug the index does not have
     }
 
@@ -584,7 +607,9 @@
       var buckets = [];
       for (var b = 0; b < RANKS; b++) buckets.push([]);
       var total = 0;
-      var categoryCounts = new Map(), cityCounts = new Map();
+      // Listings per category and per city entry (entries are numbered below count).
+      var categoryCounts = new Int32Array(count), cityCounts = new Int32Array(count);
+      var categoryOf = index.category, cityOf = index.city;
       for (var k = 0; k < count; k++) {
         var entry = index.order[k];
         if (!marks[entry]) continue;
@@ -593,10 +618,10 @@
         var score = q ? rank(entry, q) : RANK_EXACT;
         if (score < 0) continue;
         if (isListing) {
-          var inCategory = category === -1 || index.category[entry] === category;
-          var inCity = city === -1 || index.city[entry] === city;
-          if (inCity) categoryCounts.set(index.category[entry], (categoryCounts.get(index.category[entry]) || 0) + 1);
-          if (inCategory) cityCounts.set(index.city[entry], (cityCounts.get(index.city[entry]) || 0) + 1);
+          var inCategory = category === -1 || categoryOf[entry] === category;
+          var inCity = city === -1 || cityOf[entry] === city;
+          if (inCity && categoryOf[entry] >= 0) categoryCounts[categoryOf[entry]]++;
+          if (inCategory && cityOf[entry] >= 0) cityCounts[cityOf[entry]]++;
           if (!inCategory || !inCity) continue;
         } else if (filtered) {
           continue;
@@ -604,8 +629,11 @@
         total++;
         if (buckets[score].length < limit) buckets[score].push(entry);
       }
-      [[categoryCounts, facets.category], [cityCounts, facets.city]].forEach(function (pair) {
-        pair[0].forEach(function (number, term) { if (term >= 0) pair[1][index.slug[term]] = number; });
+      index.terms.category.forEach(function (term) {
+        if (categoryCounts[term]) facets.category[index.slug[term]] = categoryCounts[term];
+      });
+      index.terms.location.forEach(function (term) {
+        if (cityCounts[term]) facets.city[index.slug[term]] = cityCounts[term];
       });
       var items = [];
       for (b = 0; b < RANKS && items.length < limit; b++) {
@@ -670,6 +698,8 @@
     normalize: normalize,
     stem: stem,
     loadIndex: loadIndex,
+    prepareIndex: prepareIndex,
+    transferList: transferList,
     createSearcher: createSearcher,
     card: card,
     join: join,

@@ -1,7 +1,8 @@
 /* Dalil live search (/search/): the header's search box searches as the user types.
-   The index is fetched, parsed and searched in a worker (search-worker.js), so typing
-   never waits for it; the query and the filters live in the page's address
-   (?q=…&category={slug}&city={slug}). */
+   The index is fetched, parsed and prepared in a worker (search-worker.js), so typing
+   never waits for it; the worker hands the prepared index over and each keystroke is
+   then answered here at once, without a round trip to another thread. The query and
+   the filters live in the page's address (?q=…&category={slug}&city={slug}). */
 (function () {
   "use strict";
 
@@ -16,9 +17,8 @@
   var limit = parseInt(root.dataset.limit, 10) || 20;
   var facets = Array.prototype.slice.call(document.querySelectorAll("#search-facets select[data-facet]"));
   var shown = limit;
-  var ready = false;
+  var searcher = null;
   var failed = false;
-  var asked = 0;
   var shownNodes = new Map();
   if (!input) return;
 
@@ -41,12 +41,11 @@
 
   var worker = new Worker(root.dataset.worker);
 
-  /* Asks the worker for the current state's results; only the latest answer is shown. */
+  /* Shows the current state's results; before the index is ready, says it is loading
+     (the state is answered when it is). */
   function ask() {
-    asked++;
-    worker.postMessage({ type: "search", id: asked, query: input.value, limit: shown,
-                         filters: filters() });
-    if (!ready && !failed) setStatus(dalilText("Loading the search index…"));
+    if (searcher) render(searcher.search(input.value, shown, filters()));
+    else if (!failed) setStatus(dalilText("Loading the search index…"));
   }
 
   /* Each option shows how many listings of the current query it would keep. */
@@ -54,9 +53,10 @@
     facets.forEach(function (select) {
       var byValue = counts[select.dataset.facet] || {};
       Array.prototype.forEach.call(select.options, function (option) {
-        option.textContent = option.value && searched
+        var label = option.value && searched
           ? option.dataset.name + " (" + (byValue[option.value] || 0) + ")"
           : option.dataset.name;
+        if (option.textContent !== label) option.textContent = label;  // no layout when unchanged
       });
     });
   }
@@ -112,11 +112,10 @@
 
   worker.onmessage = function (event) {
     var message = event.data;
-    if (message.type === "ready") {
-      ready = true;
-      root.dataset.ready = String(message.size);
-    } else if (message.type === "results" && message.id === asked) {
-      render(message.result);
+    if (message.type === "index") {
+      searcher = core.createSearcher(message.index);
+      root.dataset.ready = String(searcher.size);
+      ask();
     } else if (message.type === "error") {
       failed = true;
       root.dataset.ready = "error";
@@ -173,5 +172,5 @@
   });
 
   worker.postMessage({ type: "load", url: new URL(root.dataset.index, location.href).href });
-  ask();  // answered as soon as the index is ready: results for ?q= without waiting for a key
+  ask();  // answered again as soon as the index is ready: results for ?q= without a key
 })();
