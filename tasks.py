@@ -25,13 +25,16 @@ def bench_exports(c, sizes="10000,100000"):
     main([int(size) for size in sizes.split(",")])
 
 
-@task(help={"listings": "listings in the synthetic index (default 100000)",
+@task(help={"listings": "comma-separated listing counts (default 10000,100000)",
+            "peer": "also index the same listings with Pagefind and compare (default yes)",
             "json": "also write the figures to this JSON file"})
-def bench_search(c, listings=100_000, json=None):
-    """Search index size (raw, gzip, brotli) and keystroke-to-results time in headless Chromium."""
+def bench_search(c, listings="10000,100000", peer=True, json=None):
+    """Search indexes' sizes, time to first results, keystroke-to-results and heap in
+    headless Chromium, normal and 4x throttled; Pagefind side by side."""
     from benchmarks.search import main
 
-    main(["--listings", str(listings), *(["--json", json] if json else [])])
+    main(["--listings", str(listings), *([] if peer else ["--no-peer"]),
+          *(["--json", json] if json else [])])
 
 
 @task

@@ -1,15 +1,20 @@
-"""Dalil's search page and Pagefind on one built site: bytes fetched until the first
-results, and the time from navigation to them, per query, in headless Chromium.
+"""Dalil's search page and Pagefind on one built site: per query, the time from navigation
+to the first results, the bytes fetched until then and the top 10, in headless Chromium.
 
 ``python3 -m benchmarks.peer OUTPUT [--throttle 4]``: OUTPUT is a built site (run
-``pagefind --site OUTPUT`` first). Files with a ``.gz`` copy beside them (Dalil's search
-index) are sent as the copy with ``Content-Encoding: gzip``, as nginx's gzip_static does;
-Pagefind's own files are compressed already. Each query opens a fresh page (empty cache).
+``pagefind --site OUTPUT`` first). ``invoke bench-search`` runs the same on its synthetic
+10,000 and 100,000 listing sites, with recall@10. A file with a ``.gz`` copy beside it
+(Dalil's indexes) is sent as the copy with ``Content-Encoding: gzip`` to a client that
+takes gzip, as nginx's gzip_static does; Pagefind's own files are compressed already.
+Each query opens a fresh page (empty cache). With ``--throttle``, the CPU of the page's
+renderer, its worker included, is slowed that many times (a phone's proxy).
 """
 
 import argparse
+import contextlib
 import functools
 import http.server
+import json
 import shutil
 import statistics
 import threading
@@ -31,25 +36,34 @@ window.__first = { at: performance.now(), urls: top.map(d => d.url) };
 DALIL_PROBE = """
 window.__first = null;
 document.addEventListener('dalil:results', e => {
-  if (e.detail.query && !window.__first) window.__first = { at: performance.now(), total: e.detail.total };
+  if (e.detail.query && !window.__first) window.__first = { at: performance.now(),
+    urls: Array.from(document.querySelectorAll('#search-results a.result-link'))
+      .slice(0, 10).map(a => new URL(a.href).pathname) };
 }, true);
 """
 
+JSON_TYPE = "application/json; charset=utf-8"
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """The site's files; ``pages`` maps extra paths to (bytes, type)."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".json": JSON_TYPE, ".js": "text/javascript; charset=utf-8"}
+    pages = {"/__pagefind.html": (PAGEFIND_PAGE, "text/html; charset=utf-8")}
+
     def do_GET(self):
         path = urllib.parse.urlsplit(self.path).path
-        if path == "/__pagefind.html":
-            self._send(PAGEFIND_PAGE, "text/html; charset=utf-8")
+        if path in self.pages:
+            self.send_bytes(*self.pages[path])
             return
         copy = Path(self.translate_path(path) + ".gz")
-        if copy.is_file():
-            self._send(copy.read_bytes(), "application/json; charset=utf-8", "gzip")
+        if copy.is_file() and "gzip" in self.headers.get("Accept-Encoding", ""):
+            self.send_bytes(copy.read_bytes(), self.guess_type(path), "gzip")
             return
         super().do_GET()
 
-    def _send(self, body, content_type, encoding=None):
+    def send_bytes(self, body, content_type, encoding=None):
         self.send_response(200)
         self.send_header("Content-Type", content_type)
         if encoding:
@@ -62,20 +76,114 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def measure(browser, url, probe, throttle):
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a page closed while its images still came: not the benchmark's concern
+
+
+@contextlib.contextmanager
+def serving(output, handler=Handler):
+    """A loopback server of ``output``; yields its base URL."""
+    server = _Server(
+        ("127.0.0.1", 0), functools.partial(handler, directory=str(Path(output).resolve())))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def throttle(page, rate):
+    """Slows the page's renderer ``rate`` times (its workers run in it too); returns the
+    CDP session, which also reaches the page's workers (``worker_heap``)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.workers = []
+    cdp.replies = {}
+    cdp.on("Target.attachedToTarget", lambda event: cdp.workers.append(event["sessionId"]))
+    cdp.on("Target.receivedMessageFromTarget", lambda event: _reply(cdp, event))
+    cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False,
+                                      "flatten": False})
+    if rate > 1:
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+    return cdp
+
+
+def _reply(cdp, event):
+    message = json.loads(event["message"])
+    if "id" in message:
+        cdp.replies[message["id"]] = message
+
+
+def page_heap(cdp):
+    """The page's used JS heap, in bytes, after a garbage collection."""
+    cdp.send("HeapProfiler.collectGarbage")
+    return cdp.send("Runtime.getHeapUsage")["usedSize"]
+
+
+def worker_heap(page, cdp):
+    """The used JS heap, in bytes, of the page's first worker, after a garbage
+    collection (None when it has none, or it has ended)."""
+    if not cdp.workers:
+        return None
+    cdp.send("Target.sendMessageToTarget", {"sessionId": cdp.workers[0], "message": json.dumps(
+        {"id": 1, "method": "HeapProfiler.collectGarbage", "params": {}})})
+    cdp.send("Target.sendMessageToTarget", {"sessionId": cdp.workers[0], "message": json.dumps(
+        {"id": 2, "method": "Runtime.getHeapUsage", "params": {}})})
+    for _ in range(40):
+        if 2 in cdp.replies:
+            return cdp.replies.pop(2).get("result", {}).get("usedSize")
+        page.wait_for_timeout(25)
+    return None
+
+
+def measure(browser, url, probe, rate):
+    """Time to the first results after navigation, bytes fetched until then (the
+    worker's requests too, which the page's resource timing leaves out), the top 10."""
     page = browser.new_page()
-    if throttle > 1:
-        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    throttle(page, rate)
     if probe:
         page.add_init_script(probe)
-    finished = []  # the worker's requests too, which the page's resource timing leaves out
+    finished = []
     page.on("requestfinished", lambda request: finished.append(request))
     page.goto(url)
     page.wait_for_function("window.__first", timeout=600_000)
-    figures = {"ms": page.evaluate("window.__first.at"),
+    first = page.evaluate("window.__first")
+    figures = {"ms": first["at"], "urls": first["urls"],
                "bytes": sum(request.sizes()["responseBodySize"] for request in list(finished))}
     page.close()
     return figures
+
+
+def compare(browser, base, queries, rate):
+    """Per query: Dalil's /search/?q= and Pagefind's API, each on a fresh page."""
+    rows = {}
+    for query in queries:
+        quoted = urllib.parse.quote(query)
+        rows[query] = {
+            "dalil": measure(browser, f"{base}/search/?q={quoted}", DALIL_PROBE, rate),
+            "pagefind": measure(browser, f"{base}/__pagefind.html?q={quoted}", None, rate)}
+    return rows
+
+
+def print_rows(rows, rate, recall=None):
+    """The table of ``compare``; ``recall(query, urls)`` adds recall@10 columns."""
+    print(f"\nFirst results after navigation, CPU throttling {rate}x (bytes: bodies on the "
+          f"wire of the requests finished by then, the page included)")
+    header = f"{'query':<16} {'Dalil ms':>9} {'bytes':>11} {'Pagefind ms':>12} {'bytes':>11} {'ratio':>6}"
+    print(header + ("  recall@10 Dalil / Pagefind" if recall else ""))
+    for query, row in rows.items():
+        dalil, pagefind = row["dalil"], row["pagefind"]
+        line = (f"{query:<16} {dalil['ms']:>9.0f} {dalil['bytes']:>11,} {pagefind['ms']:>12.0f} "
+                f"{pagefind['bytes']:>11,} {dalil['ms'] / pagefind['ms']:>6.2f}")
+        if recall:
+            line += f"  {recall(query, dalil['urls']):.2f} / {recall(query, pagefind['urls']):.2f}"
+        print(line)
+    medians = {engine: statistics.median(r[engine]["ms"] for r in rows.values())
+               for engine in ("dalil", "pagefind")}
+    print(f"median: Dalil {medians['dalil']:.0f} ms, Pagefind {medians['pagefind']:.0f} ms, "
+          f"ratio {medians['dalil'] / medians['pagefind']:.2f}")
+    return medians
 
 
 def main(argv=None):
@@ -86,35 +194,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    handler = functools.partial(_Handler, directory=str(Path(args.output).resolve()))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    rows = {}
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=args.chromium, headless=True,
-                                                 args=["--no-sandbox", "--disable-gpu"])
-            for query in QUERIES:
-                quoted = urllib.parse.quote(query)
-                rows[query] = {
-                    "dalil": measure(browser, f"{base}/search/?q={quoted}", DALIL_PROBE,
-                                     args.throttle),
-                    "pagefind": measure(browser, f"{base}/__pagefind.html?q={quoted}", None,
-                                        args.throttle)}
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
-    print(f"First results after navigation, CPU throttling {args.throttle}x "
-          f"(bytes: bodies on the wire of the requests finished by then, the page included)")
-    print(f"{'query':<12} {'Dalil ms':>9} {'Dalil bytes':>12} {'Pagefind ms':>12} "
-          f"{'Pagefind bytes':>15}")
-    for query, row in rows.items():
-        print(f"{query:<12} {row['dalil']['ms']:>9.0f} {row['dalil']['bytes']:>12,} "
-              f"{row['pagefind']['ms']:>12.0f} {row['pagefind']['bytes']:>15,}")
-    for engine in ("dalil", "pagefind"):
-        print(f"median {engine}: {statistics.median(r[engine]['ms'] for r in rows.values()):.0f} ms")
+    with serving(args.output) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=args.chromium, headless=True,
+                                             args=["--no-sandbox", "--disable-gpu"])
+        rows = compare(browser, base, QUERIES, args.throttle)
+        browser.close()
+    print_rows(rows, args.throttle)
     return rows
 
 

@@ -1,17 +1,21 @@
-"""Benchmark of the search index and live search at scale (``invoke bench-search``).
+"""Benchmark of the search indexes and live search at scale (``invoke bench-search``).
 
-Builds a tiny site with the real theme and search page, replaces its index by a
-synthetic one of N listings (default 100,000) with realistic Arabic, English and French
-names, reports the index's raw, gzip and brotli sizes, then opens /search/?q=… in
-headless Chromium (the time to the first results after navigation), types queries into
-it and reports, per keystroke, the time from the key to the rendered results (median
-and 95th percentile), and the matching time on its own; once as it is and once with
-the CPU throttled 4x (Emulation.setCPUThrottlingRate), a phone's proxy.
-"""
+For each size (default 10,000 and 100,000 listings): builds a tiny site with the real
+theme and search page, replaces its indexes by synthetic ones (realistic Arabic,
+English and French names) written by the build's own code (``/search-index.json`` and
+the prepared index, with their .br and .gz copies), and reports their sizes. Then, in
+headless Chromium, opens /search/?q=… (the time to the first results after navigation,
+the page's and the worker's JS heap), types queries into it and reports, per keystroke,
+the time from the key to the rendered results (median and 95th percentile) and the
+matching time on its own; once as it is and once with the CPU throttled 4x
+(Emulation.setCPUThrottlingRate: the page's renderer, its worker included), a phone's
+proxy. Unless ``--no-peer``, it also writes a minimal page per listing (its names,
+category and address), indexes them with Pagefind (tests/node_modules) and prints, per
+query, both engines' time to first results, bytes fetched until then and recall@10
+(benchmarks/peer.py)."""
 
 import argparse
-import functools
-import http.server
+import html
 import json
 import os
 import random
@@ -20,15 +24,20 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.parse
 from pathlib import Path
 
 from dalil.core.output import PRECOMPRESSED
 from dalil.search.index import TYPES, make_entry, serialise
+from dalil.search.prepared import prepared_index, serialise_prepared
+from dalil.search.settings import search_settings
+
+from .peer import Handler, compare, page_heap, print_rows, serving, throttle, worker_heap
 
 REPO = Path(__file__).resolve().parents[1]
+PAGEFIND = REPO / "tests" / "node_modules" / ".bin" / "pagefind"
+PREPARED_URL = "/" + search_settings({}).prepared_save_as
 
 CATEGORIES = [  # slug, Arabic name, word in a business name (ar, en, fr)
     ("restaurants", "مطاعم", "مطعم", "Restaurant", "Restaurant"),
@@ -155,6 +164,38 @@ def build_site(workdir):
     return output
 
 
+def write_indexes(output, entries):
+    """The synthetic entries as the build writes them: the search index, the prepared
+    index (the same code as the build), and their .br and .gz copies. Returns the files'
+    bytes by path."""
+    settings = search_settings({})
+    files = {settings.index_save_as: serialise(entries).encode("utf-8"),
+             settings.prepared_save_as: serialise_prepared(prepared_index(entries)).encode("utf-8")}
+    for relpath, data in files.items():
+        (output / relpath).write_bytes(data)
+        for suffix, compress in PRECOMPRESSED.items():
+            (output / (relpath + suffix)).write_bytes(compress(data))
+    return files
+
+
+LISTING_PAGE = ('<!DOCTYPE html><html lang="ar" dir="rtl"><meta charset="utf-8"><title>{n}</title>'
+                '<main data-pagefind-body><h1>{n}</h1><p lang="en">{n_en}</p><p lang="fr">{n_fr}</p>'
+                '<p>{c}</p><p>{a}</p></main></html>')
+
+
+def write_listing_pages(output, entries):
+    """A minimal page per listing with the texts its index entry has (names, category,
+    address), at its URL: what Pagefind indexes."""
+    for entry in entries:
+        if entry["t"] != "listing":
+            continue
+        folder = output / entry["url"].strip("/")
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "index.html").write_text(LISTING_PAGE.format(**{
+            key: html.escape(entry.get(key, "")) for key in ("n", "n_en", "n_fr", "c", "a")}),
+            encoding="utf-8")
+
+
 PLACEHOLDER = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 10"><rect width="16" height="10" fill="#d5ddd8"/></svg>'
 
 
@@ -172,29 +213,14 @@ document.getElementById('site-search').addEventListener('input', event => {
 </script></html>""".encode("utf-8")
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".json": "application/json; charset=utf-8",
-                      ".js": "text/javascript; charset=utf-8"}
+class _Handler(Handler):
+    pages = {**Handler.pages, "/__baseline.html": (BASELINE, "text/html; charset=utf-8")}
 
     def do_GET(self):
-        if self.path == "/__baseline.html":
-            self._send(BASELINE, "text/html; charset=utf-8")
-            return
         if self.path.startswith("/images/listings/"):  # every synthetic image exists
-            self._send(PLACEHOLDER, "image/svg+xml")
+            self.send_bytes(PLACEHOLDER, "image/svg+xml")
             return
         super().do_GET()
-
-    def _send(self, body, content_type):
-        self.send_response(200)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
 
 
 # Installed before the page's scripts: times each keystroke to its rendered results.
@@ -221,8 +247,7 @@ new MutationObserver(() => {
 
 # Matching alone, from a cold searcher (no narrowing from the previous keystroke).
 FULL_SCAN = """async ([url, queries, rounds]) => {
-  const entries = await DalilSearch.loadIndex(url);
-  const searcher = DalilSearch.createSearcher(entries);
+  const searcher = DalilSearch.createSearcher(await DalilSearch.loadIndex(url));
   const out = {};
   for (const q of queries) {
     const times = [];
@@ -246,107 +271,164 @@ def summary(values):
 FIRST_QUERY = "مطعم"
 
 
-def run_browser(output, queries, chromium, throttling=1):
-    from playwright.sync_api import sync_playwright
-
-    handler = functools.partial(_Handler, directory=str(output))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=chromium, headless=True,
-                args=["--no-sandbox", "--disable-gpu", "--no-first-run",
-                      "--enable-precise-memory-info", "--disable-background-networking"])
-            page = browser.new_page()
-            if throttling > 1:  # a phone's proxy: every thread of the page's renderer slowed
-                page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate",
-                                                        {"rate": throttling})
-            page.add_init_script(PROBE)
-            page.goto(base + "/search/?q=" + urllib.parse.quote(FIRST_QUERY))
-            page.wait_for_function("window.__bench.firstResultsAt !== null", timeout=300_000)
-            load = page.evaluate("""() => ({
-              ready: window.__bench.readyAt, firstResults: window.__bench.firstResultsAt,
-              heap: performance.memory ? performance.memory.usedJSHeapSize : null })""")
-            box = page.locator("#site-search")
-            results = {}
-            for round_number, (group, query) in enumerate([("warmup", "مطعم"), *queries]):
-                box.fill("")
-                page.evaluate("window.__bench.samples = []; window.__bench.start = null")
-                for typed, char in enumerate(query, start=1):
-                    page.keyboard.type(char)
-                    page.wait_for_function("n => window.__bench.samples.length >= n", arg=typed)
-                samples = page.evaluate("window.__bench.samples")
-                if group != "warmup":
-                    results.setdefault(group, []).extend(samples)
-                    results.setdefault(query, samples)
-            full_scan = page.evaluate(FULL_SCAN, ["/search-index.json",
-                                                  [query for _, query in queries], 15])
-            page.close()
-            page = browser.new_page()
-            page.add_init_script(PROBE)
-            page.goto(base + "/__baseline.html")
-            page.locator("#site-search").focus()
-            typed = 0
-            for _, query in queries:
-                page.locator("#site-search").fill("")
-                for char in query:
-                    typed += 1
-                    page.keyboard.type(char)
-                    page.wait_for_function("n => window.__bench.samples.length >= n", arg=typed)
-            results["baseline"] = page.evaluate("window.__bench.samples")
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
+def run_browser(base, queries, browser, throttling=1):
+    page = browser.new_page()
+    cdp = throttle(page, throttling)  # the worker runs in the page's renderer: slowed too
+    page.add_init_script(PROBE)
+    page.goto(base + "/search/?q=" + urllib.parse.quote(FIRST_QUERY))
+    page.wait_for_function("window.__bench.firstResultsAt !== null", timeout=300_000)
+    load = page.evaluate("""() => ({
+      ready: window.__bench.readyAt, firstResults: window.__bench.firstResultsAt })""")
+    load["heap"] = page_heap(cdp)
+    load["worker_heap"] = worker_heap(page, cdp)
+    box = page.locator("#site-search")
+    results = {}
+    for group, query in [("warmup", "مطعم"), *queries]:
+        box.fill("")
+        page.evaluate("window.__bench.samples = []; window.__bench.start = null")
+        for typed, char in enumerate(query, start=1):
+            page.keyboard.type(char)
+            page.wait_for_function("n => window.__bench.samples.length >= n", arg=typed)
+        samples = page.evaluate("window.__bench.samples")
+        if group != "warmup":
+            results.setdefault(group, []).extend(samples)
+            results.setdefault(query, samples)
+    load["heap_after_typing"] = page_heap(cdp)
+    page.close()
+    page = browser.new_page()
+    throttle(page, throttling)
+    page.add_init_script(PROBE)
+    page.goto(base + "/search/")
+    full_scan = page.evaluate(FULL_SCAN, [PREPARED_URL, [query for _, query in queries], 15])
+    page.close()
+    page = browser.new_page()
+    throttle(page, throttling)
+    page.add_init_script(PROBE)
+    page.goto(base + "/__baseline.html")
+    page.locator("#site-search").focus()
+    typed = 0
+    for _, query in queries:
+        page.locator("#site-search").fill("")
+        for char in query:
+            typed += 1
+            page.keyboard.type(char)
+            page.wait_for_function("n => window.__bench.samples.length >= n", arg=typed)
+    results["baseline"] = page.evaluate("window.__bench.samples")
+    page.close()
     return load, results, full_scan
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--listings", type=int, default=100_000)
+    parser.add_argument("--listings", default="10000,100000",
+                        help="comma-separated listing counts (default 10000,100000)")
+    parser.add_argument("--no-peer", dest="peer", action="store_false",
+                        help="leave Pagefind out")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
-
-    started = time.perf_counter()
-    entries = synthetic_entries(args.listings)
-    data = serialise(entries).encode("utf-8")
-    generated = time.perf_counter() - started
-    size = sizes(data)
-    print(f"Synthetic index: {len(entries):,} entries ({args.listings:,} listings), "
-          f"generated and serialised in {generated:.1f} s")
-    for kind, value in size.items():
-        print(f"  {kind:7} {value:>12,} bytes  {value / 1024 / 1024:7.2f} MiB  "
-              f"{value / len(entries):6.1f} bytes/entry")
-
-    with tempfile.TemporaryDirectory(prefix="dalil-bench-") as workdir:
-        output = build_site(Path(workdir))
-        (output / "search-index.json").write_bytes(data)
-        runs = {rate: run_browser(output, QUERIES, args.chromium, rate) for rate in (1, 4)}
-    report = {"entries": len(entries), "listings": args.listings, "sizes": size,
-              "load_average": os.getloadavg()[0], "cpus": os.cpu_count(), "runs": {}}
-    for rate, (load, results, full_scan) in runs.items():
-        report["runs"][rate] = print_run(rate, entries, load, results, full_scan)
+    report = {"load_average": os.getloadavg()[0], "cpus": os.cpu_count(), "sizes": {}}
+    for count in (int(size) for size in str(args.listings).split(",")):
+        report["sizes"][count] = bench_size(count, args)
     if args.json:
         Path(args.json).write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n",
                                    encoding="utf-8")
     return report
 
 
-def print_run(rate, entries, load, results, full_scan):
+def bench_size(count, args):
+    from playwright.sync_api import sync_playwright
+
+    started = time.perf_counter()
+    entries = synthetic_entries(count)
+    print(f"\n=== {count:,} listings: synthetic index of {len(entries):,} entries, "
+          f"made in {time.perf_counter() - started:.1f} s")
+    report = {"entries": len(entries), "listings": count, "sizes": {}, "runs": {}, "peer": {}}
+    with tempfile.TemporaryDirectory(prefix="dalil-bench-") as workdir:
+        output = build_site(Path(workdir))
+        started = time.perf_counter()
+        files = write_indexes(output, entries)
+        print(f"  indexes written with their .br and .gz copies in "
+              f"{time.perf_counter() - started:.1f} s")
+        for relpath, data in files.items():
+            report["sizes"][relpath] = size = sizes(data)
+            print(f"  /{relpath}: " + ", ".join(
+                f"{kind} {value:,} bytes ({value / len(entries):.1f}/entry)"
+                for kind, value in size.items()))
+        if args.peer:
+            started = time.perf_counter()
+            write_listing_pages(output, entries)
+            subprocess.run([str(PAGEFIND), "--site", str(output), "--glob",
+                            "directory/listing/**/*.html"], check=True, capture_output=True)
+            print(f"  Pagefind {count:,} listing pages written and indexed in "
+                  f"{time.perf_counter() - started:.1f} s; its files: "
+                  f"{sum(f.stat().st_size for f in (output / 'pagefind').rglob('*') if f.is_file()):,} bytes")
+        with serving(output, _Handler) as base, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=args.chromium, headless=True,
+                args=["--no-sandbox", "--disable-gpu", "--no-first-run",
+                      "--enable-precise-memory-info", "--disable-background-networking"])
+            for rate in (1, 4):
+                load, results, full_scan = run_browser(base, QUERIES, browser, rate)
+                report["runs"][rate] = print_run(rate, load, results, full_scan)
+                if args.peer:
+                    rows = compare(browser, base, [query for query, _ in PEER_QUERIES], rate)
+                    recall = recall_at_10(entries)
+                    medians = print_rows(rows, rate, recall)
+                    report["peer"][rate] = {"medians": medians, "rows": {
+                        query: {engine: {**figures, "recall@10": recall(query, figures["urls"])}
+                                for engine, figures in row.items()}
+                        for query, row in rows.items()}}
+            browser.close()
+    return report
+
+
+# Queries of the side-by-side run and which synthetic listings answer them (for
+# recall@10): by category, by category and proper name, by city.
+def _in(category=None, proper=None, city=None):
+    def relevant(entry):
+        return ((category is None or entry["cs"] == category)
+                and (city is None or entry["ls"] == city)
+                and (proper is None or entry["s"].startswith(f"{proper}-{entry['cs']}-")))
+    return relevant
+
+
+PEER_QUERIES = [
+    ("مطعم", _in("restaurants")), ("صيدلية الأمل", _in("pharmacies", "amal")),
+    ("فندق اطلس", _in("hotels", "atlas")), ("الدار البيضاء", _in(city="casablanca")),
+    ("restaurant", _in("restaurants")), ("pharmacie", _in("pharmacies")),
+    ("cafe atlas", _in("cafes", "atlas")), ("Hôtel Oasis", _in("hotels", "oasis")),
+]
+
+
+def recall_at_10(entries):
+    """recall(query, urls): of the top 10 URLs, the relevant listings over the most
+    there could be (ten, or fewer when fewer are relevant)."""
+    listings = {entry["url"]: entry for entry in entries if entry["t"] == "listing"}
+    tests = dict(PEER_QUERIES)
+    totals = {query: sum(map(test, listings.values())) for query, test in tests.items()}
+
+    def recall(query, urls):
+        found = sum(1 for url in urls[:10] if url in listings and tests[query](listings[url]))
+        return found / min(10, totals[query]) if totals[query] else 1.0
+    return recall
+
+
+def print_run(rate, load, results, full_scan):
     """Prints one run's figures (``rate``: the CPU throttling) and returns them."""
 
     load_average = os.getloadavg()
-    print(f"\nHeadless Chromium, CPU throttling {rate}x, /search/ with the real search.js and "
-          f"its worker (index fetched from a loopback server, uncompressed); load average "
-          f"{load_average[0]:.1f} on {os.cpu_count()} CPUs (timings grow with it):")
+    print(f"\nHeadless Chromium, CPU throttling {rate}x (the page and its worker), /search/ "
+          f"with the real search.js and its worker (the prepared index from a loopback "
+          f"server, gzip); load average {load_average[0]:.1f} on {os.cpu_count()} CPUs "
+          f"(timings grow with it):")
     print(f"  /search/?q={FIRST_QUERY}: index ready in the worker at {load['ready']:.0f} ms, "
           f"first results shown at {load['firstResults']:.0f} ms after navigation start")
-    if load["heap"]:
-        print(f"  the page's JS heap after load: {load['heap'] / 1024 / 1024:.1f} MiB "
-              f"(the worker's heap, which holds the index, is not in it)")
+    mib = 1024 * 1024
+    print(f"  JS heap after a collection (CDP Runtime.getHeapUsage): page "
+          f"{load['heap'] / mib:.1f} MiB after load, {load['heap_after_typing'] / mib:.1f} MiB "
+          f"after typing (it holds the index); worker, after handing the index over: "
+          + (f"{load['worker_heap'] / mib:.1f} MiB" if load["worker_heap"] else "ended"))
     report = {"load": load, "keystrokes": {}, "full_scan_ms": {}}
     print("\nPer keystroke (ms): key -> DOM updated | key -> next paint | matching | rendering")
     for group in ("arabic", "latin"):
