@@ -11,15 +11,14 @@ renderer, its worker included, is slowed that many times (a phone's proxy).
 """
 
 import argparse
-import contextlib
-import functools
-import http.server
 import json
 import shutil
 import statistics
-import threading
 import urllib.parse
 from pathlib import Path
+
+from tests.browser import _Handler as SiteHandler
+from tests.browser import serve
 
 QUERIES = ["مطعم", "صيدلية", "فندق", "restaurant", "pharmacie", "hotel"]
 
@@ -42,14 +41,9 @@ document.addEventListener('dalil:results', e => {
 }, true);
 """
 
-JSON_TYPE = "application/json; charset=utf-8"
+class Handler(SiteHandler):
+    """The site's files with their types; ``pages`` maps extra paths to (bytes, type)."""
 
-
-class Handler(http.server.SimpleHTTPRequestHandler):
-    """The site's files; ``pages`` maps extra paths to (bytes, type)."""
-
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".json": JSON_TYPE, ".js": "text/javascript; charset=utf-8"}
     pages = {"/__pagefind.html": (PAGEFIND_PAGE, "text/html; charset=utf-8")}
 
     def do_GET(self):
@@ -59,7 +53,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return
         copy = Path(self.translate_path(path) + ".gz")
         if copy.is_file() and "gzip" in self.headers.get("Accept-Encoding", ""):
-            self.send_bytes(copy.read_bytes(), self.guess_type(path), "gzip")
+            self.send_bytes(copy.read_bytes(), self.guess_type(self.translate_path(path)), "gzip")
             return
         super().do_GET()
 
@@ -72,26 +66,6 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, *args):
-        pass
-
-
-class _Server(http.server.ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        pass  # a page closed while its images still came: not the benchmark's concern
-
-
-@contextlib.contextmanager
-def serving(output, handler=Handler):
-    """A loopback server of ``output``; yields its base URL."""
-    server = _Server(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(Path(output).resolve())))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def throttle(page, rate):
@@ -100,7 +74,10 @@ def throttle(page, rate):
     cdp = page.context.new_cdp_session(page)
     cdp.workers = []
     cdp.replies = {}
-    cdp.on("Target.attachedToTarget", lambda event: cdp.workers.append(event["sessionId"]))
+    cdp.on("Target.attachedToTarget", lambda event: cdp.workers.append(event["sessionId"])
+           if event["targetInfo"]["type"] == "worker" else None)  # not the service worker
+    cdp.on("Target.detachedFromTarget", lambda event: event["sessionId"] in cdp.workers
+           and cdp.workers.remove(event["sessionId"]))  # an ended worker
     cdp.on("Target.receivedMessageFromTarget", lambda event: _reply(cdp, event))
     cdp.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False,
                                       "flatten": False})
@@ -116,25 +93,38 @@ def _reply(cdp, event):
 
 
 def page_heap(cdp):
-    """The page's used JS heap, in bytes, after a garbage collection."""
+    """The page's used JS heap and its ArrayBuffers' storage (typed arrays, outside the
+    heap), in bytes, after a garbage collection."""
     cdp.send("HeapProfiler.collectGarbage")
-    return cdp.send("Runtime.getHeapUsage")["usedSize"]
+    usage = cdp.send("Runtime.getHeapUsage")
+    return {"used": usage["usedSize"], "array_buffers": usage.get("backingStorageSize", 0)}
 
 
 def worker_heap(page, cdp):
-    """The used JS heap, in bytes, of the page's first worker, after a garbage
+    """The used JS heap, in bytes, of the page's first dedicated worker, after a garbage
     collection (None when it has none, or it has ended)."""
-    if not cdp.workers:
+    from playwright.sync_api import Error
+
+    try:
+        for number, method in enumerate(("HeapProfiler.collectGarbage", "Runtime.getHeapUsage")):
+            cdp.send("Target.sendMessageToTarget", {"sessionId": cdp.workers[0], "message":
+                     json.dumps({"id": number + 1, "method": method, "params": {}})})
+    except (Error, IndexError):  # no worker, or it has just ended
         return None
-    cdp.send("Target.sendMessageToTarget", {"sessionId": cdp.workers[0], "message": json.dumps(
-        {"id": 1, "method": "HeapProfiler.collectGarbage", "params": {}})})
-    cdp.send("Target.sendMessageToTarget", {"sessionId": cdp.workers[0], "message": json.dumps(
-        {"id": 2, "method": "Runtime.getHeapUsage", "params": {}})})
     for _ in range(40):
         if 2 in cdp.replies:
             return cdp.replies.pop(2).get("result", {}).get("usedSize")
         page.wait_for_timeout(25)
     return None
+
+
+def body_bytes(request):
+    """The bytes of a request's response body on the wire, once it has come whole."""
+    response = request.response()
+    if response is None:
+        return 0
+    response.finished()
+    return request.sizes()["responseBodySize"]
 
 
 def measure(browser, url, probe, rate):
@@ -144,13 +134,18 @@ def measure(browser, url, probe, rate):
     throttle(page, rate)
     if probe:
         page.add_init_script(probe)
-    finished = []
-    page.on("requestfinished", lambda request: finished.append(request))
+    started = []  # the worker's requests too, which the page's resource timing leaves out
+    page.on("request", lambda request: started.append(request))
     page.goto(url)
     page.wait_for_function("window.__first", timeout=600_000)
     first = page.evaluate("window.__first")
+    shown_at = page.evaluate("performance.timeOrigin") + first["at"]
+    page.wait_for_timeout(500)  # a worker's request can be reported after the results
+    # Every request made until then (epoch ms), but the images of the results shown.
+    needed = [request for request in list(started) if request.resource_type != "image"
+              and request.timing["startTime"] <= shown_at]
     figures = {"ms": first["at"], "urls": first["urls"],
-               "bytes": sum(request.sizes()["responseBodySize"] for request in list(finished))}
+               "bytes": sum(map(body_bytes, needed))}
     page.close()
     return figures
 
@@ -169,7 +164,7 @@ def compare(browser, base, queries, rate):
 def print_rows(rows, rate, recall=None):
     """The table of ``compare``; ``recall(query, urls)`` adds recall@10 columns."""
     print(f"\nFirst results after navigation, CPU throttling {rate}x (bytes: bodies on the "
-          f"wire of the requests finished by then, the page included)")
+          f"wire of the requests made until then, the page included, the results' images not)")
     header = f"{'query':<16} {'Dalil ms':>9} {'bytes':>11} {'Pagefind ms':>12} {'bytes':>11} {'ratio':>6}"
     print(header + ("  recall@10 Dalil / Pagefind" if recall else ""))
     for query, row in rows.items():
@@ -194,7 +189,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
-    with serving(args.output) as base, sync_playwright() as playwright:
+    with serve(Path(args.output).resolve(), Handler) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=args.chromium, headless=True,
                                              args=["--no-sandbox", "--disable-gpu"])
         rows = compare(browser, base, QUERIES, args.throttle)

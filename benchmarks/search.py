@@ -33,7 +33,9 @@ from dalil.search.index import TYPES, make_entry, serialise
 from dalil.search.prepared import prepared_index, serialise_prepared
 from dalil.search.settings import search_settings
 
-from .peer import Handler, compare, page_heap, print_rows, serving, throttle, worker_heap
+from tests.browser import serve
+
+from .peer import Handler, compare, page_heap, print_rows, throttle, worker_heap
 
 REPO = Path(__file__).resolve().parents[1]
 PAGEFIND = REPO / "tests" / "node_modules" / ".bin" / "pagefind"
@@ -363,7 +365,7 @@ def bench_size(count, args):
             print(f"  Pagefind {count:,} listing pages written and indexed in "
                   f"{time.perf_counter() - started:.1f} s; its files: "
                   f"{sum(f.stat().st_size for f in (output / 'pagefind').rglob('*') if f.is_file()):,} bytes")
-        with serving(output, _Handler) as base, sync_playwright() as playwright:
+        with serve(output, _Handler) as base, sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=args.chromium, headless=True,
                 args=["--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -425,9 +427,11 @@ def print_run(rate, load, results, full_scan):
     print(f"  /search/?q={FIRST_QUERY}: index ready in the worker at {load['ready']:.0f} ms, "
           f"first results shown at {load['firstResults']:.0f} ms after navigation start")
     mib = 1024 * 1024
-    print(f"  JS heap after a collection (CDP Runtime.getHeapUsage): page "
-          f"{load['heap'] / mib:.1f} MiB after load, {load['heap_after_typing'] / mib:.1f} MiB "
-          f"after typing (it holds the index); worker, after handing the index over: "
+    print("  the page's JS heap after a collection (CDP Runtime.getHeapUsage; + its "
+          "ArrayBuffers, outside the heap): " + ", ".join(
+              f"{load[key]['used'] / mib:.1f} + {load[key]['array_buffers'] / mib:.1f} MiB {when}"
+              for key, when in (("heap", "after load"), ("heap_after_typing", "after typing")))
+          + "; the worker's, after it handed the index over: "
           + (f"{load['worker_heap'] / mib:.1f} MiB" if load["worker_heap"] else "ended"))
     report = {"load": load, "keystrokes": {}, "full_scan_ms": {}}
     print("\nPer keystroke (ms): key -> DOM updated | key -> next paint | matching | rendering")

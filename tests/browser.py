@@ -5,6 +5,7 @@ import functools
 import http.server
 import os
 import shutil
+import sys
 import threading
 from pathlib import Path
 
@@ -51,11 +52,17 @@ document.addEventListener('securitypolicyviolation',
   e => window.__problems.push('CSP ' + e.violatedDirective + ' ' + e.blockedURI));
 """
 
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a page closed mid-response
+            super().handle_error(request, client_address)
+
+
 @contextlib.contextmanager
-def serve(directory):
+def serve(directory, handler_class=_Handler):
     """Serve ``directory`` on a free loopback port; yields the base URL."""
-    handler = functools.partial(_Handler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    handler = functools.partial(handler_class, directory=str(directory))
+    server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

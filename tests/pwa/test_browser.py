@@ -4,17 +4,13 @@ Service workers need a secure context: http://127.0.0.1 is one. The fixture site
 are built with ``SITEURL = ""`` so their links point at the loopback server.
 """
 
-import contextlib
-import functools
-import http.server
-import threading
 from urllib.parse import urljoin
 
 import pytest
 from playwright.sync_api import expect
 
 from tests import sitebuilder as sb
-from tests.browser import _Handler
+from tests.browser import _Handler, serve
 
 from .fixtures import fixture_files, page_file, worker_build
 
@@ -60,17 +56,9 @@ class _CspHandler(_Handler):
         super().end_headers()
 
 
-@contextlib.contextmanager
 def serve_with_csp(directory):
     """tests.browser.serve, with a strict Content-Security-Policy on every response."""
-    handler = functools.partial(_CspHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    return serve(directory, _CspHandler)
 
 
 def build(root):

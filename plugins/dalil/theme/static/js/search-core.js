@@ -391,12 +391,11 @@
 
   /* For each token, whether one of its forms starts with the query word (EXACT) or is
      one of its misspellings (TYPO). */
-  function tokenFlags(index, compiled, flags) {
-    var formFlags = new Uint8Array(index.forms.length);
+  function tokenFlags(index, compiled, flags, scratch) {
+    var formFlags = scratch.forms.fill(0), wordFlags = scratch.words;
     compiled.ranges.forEach(function (range) { formFlags.fill(EXACT, range[0], range[1]); });
     compiled.typos.forEach(function (form) { formFlags[form] |= TYPO; });
-    var words = index.words.length, wordFlags = new Uint8Array(words);
-    for (var w = 0; w < words; w++) {
+    for (var w = 0, words = index.words.length; w < words; w++) {
       wordFlags[w] = formFlags[index.wordForm[w]] | formFlags[index.stemForm[w]];
     }
     flags.fill(0);
@@ -434,8 +433,11 @@
     index.terms.category.concat(index.terms.location).forEach(function (entry) {
       positions.set(TYPES[index.type[entry]] + "/" + index.slug[entry], entry);
     });
+    // Reused by every keystroke: big arrays made anew each time keep the collector busy.
     var marks = new Uint8Array(count);
     var flagPool = [];
+    var scratch = { forms: new Uint8Array(index.forms.length), words: new Uint8Array(index.words.length) };
+    var categoryCounts = new Int32Array(count), cityCounts = new Int32Array(count);
 
     function text(entry, field) {
       var from = textStart[entry * FIELDS + field], to = textStart[entry * FIELDS + field + 1];
@@ -467,7 +469,7 @@
     /* A query word's flags for every token and every category and city. */
     function flagWord(compiled, at) {
       if (!flagPool[at]) flagPool[at] = new Uint8Array(index.tokenCount);
-      var flags = tokenFlags(index, compiled, flagPool[at]);
+      var flags = tokenFlags(index, compiled, flagPool[at], scratch);
       var term = new Map(), keywords = new Map();
       index.terms.category.forEach(function (entry) {
         var found = flagsOf(textTokens, textStart[entry * FIELDS], textStart[entry * FIELDS + NAMES], flags);
@@ -607,9 +609,7 @@
       var buckets = [];
       for (var b = 0; b < RANKS; b++) buckets.push([]);
       var total = 0;
-      // Listings per category and per city entry (entries are numbered below count).
-      var categoryCounts = new Int32Array(count), cityCounts = new Int32Array(count);
-      var categoryOf = index.category, cityOf = index.city;
+      var categoryOf = index.category, cityOf = index.city;  // counted per term entry
       for (var k = 0; k < count; k++) {
         var entry = index.order[k];
         if (!marks[entry]) continue;
@@ -631,9 +631,11 @@
       }
       index.terms.category.forEach(function (term) {
         if (categoryCounts[term]) facets.category[index.slug[term]] = categoryCounts[term];
+        categoryCounts[term] = 0;
       });
       index.terms.location.forEach(function (term) {
         if (cityCounts[term]) facets.city[index.slug[term]] = cityCounts[term];
+        cityCounts[term] = 0;
       });
       var items = [];
       for (b = 0; b < RANKS && items.length < limit; b++) {
