@@ -31,18 +31,9 @@ def site(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def index(site):
-    return json.loads(site.read("search-index.json"))
-
-
-@pytest.fixture(scope="module")
-def prepared(site):
-    return json.loads(site.read(PREPARED))
-
-
-@pytest.fixture(scope="module")
-def schema(site):
-    return json.loads(site.read(SCHEMA))
+def published(site):
+    """The search index, the prepared index and its schema, parsed."""
+    return [json.loads(site.read(relpath)) for relpath in ("search-index.json", PREPARED, SCHEMA)]
 
 
 def decode(prepared):
@@ -74,20 +65,23 @@ def without_coordinates(entries):
     return [{key: value for key, value in entry.items() if key != "ll"} for entry in entries]
 
 
-def test_schema_is_valid_and_the_prepared_index_validates(prepared, schema):
+def test_schema_is_valid_and_the_prepared_index_validates(published):
+    _, prepared, schema = published
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["$id"] == "https://dalil.test/" + SCHEMA
     jsonschema.Draft202012Validator(schema).validate(prepared)
 
 
-def test_it_decodes_to_the_search_index(index, prepared):
+def test_it_decodes_to_the_search_index(published):
+    index, prepared, _ = published
     assert decode(prepared) == without_coordinates(index)
     hostile = next(entry for entry in decode(prepared) if entry["s"] == "hostile")
     assert hostile["n"] == next(entry["n"] for entry in index if entry["s"] == "hostile")
     assert "ب" * 300 in hostile["n"] and "\u200f" in hostile["n"] and "=HYPERLINK" in hostile["n"]
 
 
-def test_tokens_are_sorted_unique_and_hold_no_space(prepared):
+def test_tokens_are_sorted_unique_and_hold_no_space(published):
+    prepared = published[1]
     tokens = prepared["tokens"]
     assert tokens == sorted(set(tokens))
     assert not any(" " in token for token in tokens)
@@ -95,7 +89,8 @@ def test_tokens_are_sorted_unique_and_hold_no_space(prepared):
     assert max(prepared["text_tokens"]) < len(tokens)
 
 
-def test_urls_follow_one_pattern_per_type(prepared):
+def test_urls_follow_one_pattern_per_type(published):
+    prepared = published[1]
     assert prepared["url_patterns"][:3] == ["/directory/listing/{slug}/",
                                             "/directory/category/{slug}/",
                                             "/directory/city/{slug}/"]
@@ -134,7 +129,8 @@ def test_an_entry_off_its_types_pattern_keeps_its_path():
     {"tokens": ["a", "a"]},
     {"extra": 1},
 ])
-def test_schema_rejects_a_broken_prepared_index(prepared, schema, change):
+def test_schema_rejects_a_broken_prepared_index(published, change):
+    _, prepared, schema = published
     broken = copy.deepcopy(prepared)
     broken.update(change)
     with pytest.raises(jsonschema.ValidationError):

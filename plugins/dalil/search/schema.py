@@ -14,13 +14,19 @@ TEXT = r"^[^\s\x00-\x1f\x7f-\x9f](?:[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f
 ROOT_PATH = r"^/(?!/)"
 
 
-def search_index_schema(siteurl, save_as):
-    text = {"type": "string", "minLength": 1, "pattern": TEXT}
-    path = {"type": "string", "pattern": ROOT_PATH}
+def _schema(siteurl, save_as, body):
+    """A draft 2020-12 schema: ``$id`` is its own absolute URL when SITEURL is set."""
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
     if siteurl:
         schema["$id"] = absolute_url(siteurl, save_as)
-    schema.update({
+    schema.update(body)
+    return schema
+
+
+def search_index_schema(siteurl, save_as):
+    text = {"type": "string", "minLength": 1, "pattern": TEXT}
+    path = {"type": "string", "pattern": ROOT_PATH}
+    return _schema(siteurl, save_as, {
         "title": "Dalil search index",
         "description": (
             "Every published listing, category, city (t: location), news item, blog article "
@@ -73,7 +79,6 @@ def search_index_schema(siteurl, save_as):
             },
         },
     })
-    return schema
 
 
 def prepared_index_schema(siteurl, save_as):
@@ -84,10 +89,11 @@ def prepared_index_schema(siteurl, save_as):
     def column(items, description):
         return {"type": "array", "items": items, "description": description}
 
-    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
-    if siteurl:
-        schema["$id"] = absolute_url(siteurl, save_as)
-    schema.update({
+    def pairs(first, second, description):
+        return column({"type": "array", "prefixItems": [first, second], "minItems": 2,
+                       "maxItems": 2}, description)
+
+    return _schema(siteurl, save_as, {
         "title": "Dalil prepared search index",
         "description": (
             "The entries of the search index, in its order, as columns: one value per entry "
@@ -127,23 +133,14 @@ def prepared_index_schema(siteurl, save_as):
             "city": column(entry_number, "listings: the position of their city's entry "
                                          "(its slug is ls); -1 otherwise"),
             "img": column({"type": "string"}, "image path (img), \"\" when none"),
-            "url_exceptions": {
-                "type": "array",
-                "items": {"type": "array", "prefixItems": [count, {"type": "string",
-                                                                   "pattern": ROOT_PATH}],
-                          "minItems": 2, "maxItems": 2},
-                "description": "[entry position, page path] of the entries whose path does "
-                               "not follow their type's pattern"},
-            "keywords": {
-                "type": "array",
-                "items": {"type": "array", "prefixItems": [count, {"type": "array",
-                                                                   "items": token_ids}],
-                          "minItems": 2, "maxItems": 2},
-                "description": "[category entry position, its keywords (k), each as token "
-                               "numbers]"},
+            "url_exceptions": pairs(count, {"type": "string", "pattern": ROOT_PATH},
+                                    "[entry position, page path] of the entries whose path "
+                                    "does not follow their type's pattern"),
+            "keywords": pairs(count, {"type": "array", "items": token_ids},
+                              "[category entry position, its keywords (k), each as token "
+                              "numbers]"),
         },
     })
-    return schema
 
 
 def serialise_schema(schema):
