@@ -210,16 +210,46 @@
     return [first, low];
   }
 
-  /* A compressed sparse list: for each of ``size`` keys, the values ``pairs`` gives it
-     (pairs(add) calls add(key, value) for every pair), in the order given. */
-  function groupBy(size, pairs) {
-    var start = new Int32Array(size + 1);
-    pairs(function (key) { start[key + 1]++; });
-    for (var k = 0; k < size; k++) start[k + 1] += start[k];
-    var values = new Int32Array(start[size]);
-    var fill = start.slice(0, size);
-    pairs(function (key, value) { values[fill[key]++] = value; });
-    return { start: start, values: values };
+  /* A compressed sparse list: for each of ``size`` keys, the values paired with it
+     (keys[i] with values[i]), in the order given. */
+  function groupBy(size, keys, values) {
+    var start = new Int32Array(size + 1), i;
+    for (i = 0; i < keys.length; i++) start[keys[i] + 1]++;
+    for (i = 0; i < size; i++) start[i + 1] += start[i];
+    var grouped = new Int32Array(keys.length), fill = start.slice(0, size);
+    for (i = 0; i < keys.length; i++) grouped[fill[keys[i]]++] = values[i];
+    return { start: start, values: grouped };
+  }
+
+  /* [tokens, entries]: every token of the fields [from, to) of each entry, and of the
+     ``extra`` [entry, tokens] pairs, with the entry that holds it. */
+  function tokenPairs(count, textStart, textTokens, from, to, extra) {
+    var total = 0, e, k, at = 0;
+    for (e = 0; e < count; e++) total += textStart[e * FIELDS + to] - textStart[e * FIELDS + from];
+    extra.forEach(function (pair) { total += pair[1].length; });
+    var tokens = new Int32Array(total), entries = new Int32Array(total);
+    for (e = 0; e < count; e++) {
+      for (k = textStart[e * FIELDS + from]; k < textStart[e * FIELDS + to]; k++) {
+        tokens[at] = textTokens[k];
+        entries[at++] = e;
+      }
+    }
+    extra.forEach(function (pair) {
+      for (k = 0; k < pair[1].length; k++) {
+        tokens[at] = pair[1][k];
+        entries[at++] = pair[0];
+      }
+    });
+    return [tokens, entries];
+  }
+
+  /* For each term (category or city entry), its listings: [terms, listings] pairs. */
+  function memberPairs(termOf) {
+    var listings = [];
+    for (var e = 0; e < termOf.length; e++) if (termOf[e] >= 0) listings.push(e);
+    var entries = new Int32Array(listings), terms = new Int32Array(entries.length);
+    for (var i = 0; i < entries.length; i++) terms[i] = termOf[entries[i]];
+    return [terms, entries];
   }
 
   /* Everything a keystroke reads, made once. Only the distinct raw tokens are
@@ -248,7 +278,8 @@
     var sortedWords = words.slice().sort();
     var wordRank = new Int32Array(words.length);
     sortedWords.forEach(function (word, rank) { wordRank[wordIds.get(word)] = rank; });
-    var tokenWords = Int32Array.from(tokenWordList, function (id) { return wordRank[id]; });
+    var tokenWords = new Int32Array(tokenWordList.length);
+    for (var k = 0; k < tokenWordList.length; k++) tokenWords[k] = wordRank[tokenWordList[k]];
 
     var stems = sortedWords.map(stem);
     var forms = Array.from(new Set(sortedWords.concat(stems))).sort();
@@ -262,62 +293,43 @@
 
     var textStart = new Int32Array(count * FIELDS + 1);
     for (var f = 0; f < count * FIELDS; f++) textStart[f + 1] = textStart[f] + data.text_lengths[f];
-    var textTokens = Int32Array.from(data.text_tokens);
+    var textTokens = new Int32Array(data.text_tokens);
     // [category entry, the tokens of all its keywords]
     var keywords = data.keywords.map(function (pair) {
-      return [pair[0], Int32Array.from([].concat.apply([], pair[1]))];
+      return [pair[0], new Int32Array([].concat.apply([], pair[1]))];
     });
     // The words of each name (n, n_en, n_fr), for name order and exact and prefix ranks.
-    var nameWords = groupBy(count * NAMES, function (add) {
-      for (var e = 0; e < count; e++) {
-        for (var n = 0; n < NAMES; n++) {
-          var field = e * FIELDS + n;
-          for (var at = textStart[field]; at < textStart[field + 1]; at++) {
-            var token = textTokens[at];
-            for (var k = tokenWordStart[token]; k < tokenWordStart[token + 1]; k++) {
-              add(e * NAMES + n, tokenWords[k]);
-            }
-          }
+    var nameStart = new Int32Array(count * NAMES + 1), nameList = [], e;
+    for (e = 0; e < count; e++) {
+      for (var n = 0; n < NAMES; n++) {
+        var field = e * FIELDS + n;
+        for (var at = textStart[field]; at < textStart[field + 1]; at++) {
+          var token = textTokens[at];
+          for (k = tokenWordStart[token]; k < tokenWordStart[token + 1]; k++) nameList.push(tokenWords[k]);
         }
+        nameStart[e * NAMES + n + 1] = nameList.length;
       }
-    });
+    }
+    var name = new Int32Array(nameList);
     // Token -> entries: through a name, and through an address or a category's keywords.
-    var namePostings = groupBy(tokenCount, function (add) {
-      for (var e = 0; e < count; e++) {
-        for (var at = textStart[e * FIELDS]; at < textStart[e * FIELDS + NAMES]; at++) {
-          add(textTokens[at], e);
-        }
-      }
-    });
-    var otherPostings = groupBy(tokenCount, function (add) {
-      for (var e = 0; e < count; e++) {
-        for (var at = textStart[e * FIELDS + ADDRESS]; at < textStart[e * FIELDS + ADDRESS + 1]; at++) {
-          add(textTokens[at], e);
-        }
-      }
-      keywords.forEach(function (pair) {
-        for (var i = 0; i < pair[1].length; i++) add(pair[1][i], pair[0]);
-      });
-    });
-    var category = Int32Array.from(data.category), city = Int32Array.from(data.city);
-    var type = Uint8Array.from(data.type);
+    var namePostings = groupBy.apply(null, [tokenCount].concat(
+      tokenPairs(count, textStart, textTokens, NAME, NAMES, [])));
+    var otherPostings = groupBy.apply(null, [tokenCount].concat(
+      tokenPairs(count, textStart, textTokens, ADDRESS, FIELDS, keywords)));
+    var category = new Int32Array(data.category), city = new Int32Array(data.city);
+    var type = new Uint8Array(data.type);
     // A category's or city's listings, and its words once for all of them.
     var members = {
-      category: groupBy(count, function (add) {
-        for (var e = 0; e < count; e++) if (category[e] >= 0) add(category[e], e);
-      }),
-      city: groupBy(count, function (add) {
-        for (var e = 0; e < count; e++) if (city[e] >= 0) add(city[e], e);
-      })
+      category: groupBy.apply(null, [count].concat(memberPairs(category))),
+      city: groupBy.apply(null, [count].concat(memberPairs(city)))
     };
     var terms = { category: [], location: [] };
-    for (var e = 0; e < count; e++) {
+    for (e = 0; e < count; e++) {
       if (TYPES[type[e]] in terms) terms[TYPES[type[e]]].push(e);
     }
 
     var order = [];
     for (e = 0; e < count; e++) order.push(e);
-    var nameStart = nameWords.start, name = nameWords.values;
     order.sort(function (a, b) {
       var i = nameStart[a * NAMES], j = nameStart[b * NAMES];
       var endA = nameStart[a * NAMES + 1], endB = nameStart[b * NAMES + 1];
@@ -335,7 +347,7 @@
       textStart: textStart, textTokens: textTokens, keywords: keywords,
       nameStart: nameStart, nameWords: name, namePostings: namePostings,
       otherPostings: otherPostings, category: category, city: city, members: members,
-      terms: terms, order: Int32Array.from(order)
+      terms: terms, order: new Int32Array(order)
     };
   }
 
