@@ -139,11 +139,9 @@ def measure(browser, url, probe, rate):
     page.goto(url)
     page.wait_for_function("window.__first", timeout=600_000)
     first = page.evaluate("window.__first")
-    shown_at = page.evaluate("performance.timeOrigin") + first["at"]
-    page.wait_for_timeout(500)  # a worker's request can be reported after the results
-    # Every request made until then (epoch ms), but the images of the results shown.
-    needed = [request for request in list(started) if request.resource_type != "image"
-              and request.timing["startTime"] <= shown_at]
+    page.wait_for_timeout(1000)  # a worker's request can be reported well after the results
+    # Every request made until then, but the images of the results shown.
+    needed = [request for request in list(started) if request.resource_type != "image"]
     figures = {"ms": first["at"], "urls": first["urls"],
                "bytes": sum(map(body_bytes, needed))}
     page.close()

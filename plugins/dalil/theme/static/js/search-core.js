@@ -144,7 +144,7 @@
   var PREPARED_FORMAT = "dalil-search-prepared/1";
   // An entry's texts in a prepared index, in prepared.py's order (TEXT_FIELDS).
   var TEXT_FIELDS = ["n", "n_en", "n_fr", "a"];
-  var NAME = 0, NAME_FR = 2, ADDRESS = 3, FIELDS = 4, NAMES = 3;
+  var NAME = 0, NAME_EN = 1, NAME_FR = 2, ADDRESS = 3, FIELDS = 4, NAMES = 3;
   var SLUG_FIELD = "{slug}";
 
   /* The columns of a prepared index (plugins/dalil/search/prepared.py) made from the
@@ -467,7 +467,7 @@
     /* The entry as /search-index.json has it, for a result card (no coordinates). */
     function entryAt(entry) {
       var result = { t: TYPES[index.type[entry]], s: index.slug[entry], n: text(entry, NAME) };
-      var optional = [["n_en", text(entry, 1)], ["n_fr", text(entry, NAME_FR)]];
+      var optional = [["n_en", text(entry, NAME_EN)], ["n_fr", text(entry, NAME_FR)]];
       var category = index.category[entry], city = index.city[entry];
       if (category >= 0) optional.push(["c", text(category, NAME)]);
       optional.push(["a", text(entry, ADDRESS)], ["img", index.img[entry]]);
@@ -491,7 +491,7 @@
         keywords.set(entry, inKeywords);
       });
       index.terms.location.forEach(function (entry) {  // its other names: the address has its name
-        term.set(entry, flagsOf(textTokens, textStart[entry * FIELDS + 1], textStart[entry * FIELDS + NAMES], flags));
+        term.set(entry, flagsOf(textTokens, textStart[entry * FIELDS + NAME_EN], textStart[entry * FIELDS + NAMES], flags));
       });
       compiled.flags = flags;
       compiled.term = term;
