@@ -9,10 +9,10 @@ the page's and the worker's JS heap), types queries into it and reports, per key
 the time from the key to the rendered results (median and 95th percentile) and the
 matching time on its own; once as it is and once with the CPU throttled 4x
 (Emulation.setCPUThrottlingRate: the page's renderer, its worker included), a phone's
-proxy. Unless ``--no-peer``, it also writes a minimal page per listing (its names,
-category and address), indexes them with Pagefind (tests/node_modules) and prints, per
-query, both engines' time to first results, bytes fetched until then and recall@10
-(benchmarks/peer.py)."""
+proxy. Unless ``--no-peer``, it also writes a minimal page per listing, category and
+city (names; a listing's category and address), indexes them with Pagefind
+(tests/node_modules) and prints, per query, both engines' time to first results, bytes
+fetched until then and recall@10 (benchmarks/peer.py)."""
 
 import argparse
 import html
@@ -180,20 +180,21 @@ def write_indexes(output, entries):
     return files
 
 
-LISTING_PAGE = ('<!DOCTYPE html><html lang="ar" dir="rtl"><meta charset="utf-8"><title>{n}</title>'
-                '<main data-pagefind-body><h1>{n}</h1><p lang="en">{n_en}</p><p lang="fr">{n_fr}</p>'
-                '<p>{c}</p><p>{a}</p></main></html>')
+ENTRY_PAGE = ('<!DOCTYPE html><html lang="ar" dir="rtl"><meta charset="utf-8"><title>{n}</title>'
+              '<main data-pagefind-body><h1>{n}</h1><p lang="en">{n_en}</p><p lang="fr">{n_fr}</p>'
+              '<p>{c}</p><p>{a}</p></main></html>')
+DIRECTORY_TYPES = ("listing", "category", "location")
 
 
-def write_listing_pages(output, entries):
-    """A minimal page per listing with the texts its index entry has (names, category,
-    address), at its URL: what Pagefind indexes."""
+def write_directory_pages(output, entries):
+    """A minimal page per listing, category and city with the texts its index entry has
+    (names; a listing's category and address), at its URL: what Pagefind indexes."""
     for entry in entries:
-        if entry["t"] != "listing":
+        if entry["t"] not in DIRECTORY_TYPES:
             continue
         folder = output / entry["url"].strip("/")
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / "index.html").write_text(LISTING_PAGE.format(**{
+        (folder / "index.html").write_text(ENTRY_PAGE.format(**{
             key: html.escape(entry.get(key, "")) for key in ("n", "n_en", "n_fr", "c", "a")}),
             encoding="utf-8")
 
@@ -359,10 +360,11 @@ def bench_size(count, args):
                 for kind, value in size.items()))
         if args.peer:
             started = time.perf_counter()
-            write_listing_pages(output, entries)
+            write_directory_pages(output, entries)
             subprocess.run([str(PAGEFIND), "--site", str(output), "--glob",
-                            "directory/listing/**/*.html"], check=True, capture_output=True)
-            print(f"  Pagefind {count:,} listing pages written and indexed in "
+                            "directory/**/*.html"], check=True, capture_output=True)
+            print(f"  Pagefind: {count:,} listing pages and the category and city pages "
+                  f"written and indexed in "
                   f"{time.perf_counter() - started:.1f} s; its files: "
                   f"{sum(f.stat().st_size for f in (output / 'pagefind').rglob('*') if f.is_file()):,} bytes")
         with serve(output, _Handler) as base, sync_playwright() as playwright:
@@ -385,10 +387,14 @@ def bench_size(count, args):
     return report
 
 
-# Queries of the side-by-side run and which synthetic listings answer them (for
-# recall@10): by category, by category and proper name, by city.
+# Queries of the side-by-side run and which synthetic entries answer them (for
+# recall@10): by category, by category and proper name, by city. A query for a category
+# or a city alone is also answered by that category's or city's own page.
 def _in(category=None, proper=None, city=None):
     def relevant(entry):
+        if entry["t"] != "listing":
+            return proper is None and (entry["t"], entry["s"]) in (("category", category),
+                                                                   ("location", city))
         return ((category is None or entry["cs"] == category)
                 and (city is None or entry["ls"] == city)
                 and (proper is None or entry["s"].startswith(f"{proper}-{entry['cs']}-")))
@@ -404,14 +410,14 @@ PEER_QUERIES = [
 
 
 def recall_at_10(entries):
-    """recall(query, urls): of the top 10 URLs, the relevant listings over the most
-    there could be (ten, or fewer when fewer are relevant)."""
-    listings = {entry["url"]: entry for entry in entries if entry["t"] == "listing"}
+    """recall(query, urls): of the top 10 URLs, the relevant entries over the most there
+    could be (ten, or fewer when fewer are relevant)."""
+    pages = {entry["url"]: entry for entry in entries if entry["t"] in DIRECTORY_TYPES}
     tests = dict(PEER_QUERIES)
-    totals = {query: sum(map(test, listings.values())) for query, test in tests.items()}
+    totals = {query: sum(map(test, pages.values())) for query, test in tests.items()}
 
     def recall(query, urls):
-        found = sum(1 for url in urls[:10] if url in listings and tests[query](listings[url]))
+        found = sum(1 for url in urls[:10] if url in pages and tests[query](pages[url]))
         return found / min(10, totals[query]) if totals[query] else 1.0
     return recall
 
