@@ -363,10 +363,11 @@ def bench_size(count, args):
             write_directory_pages(output, entries)
             subprocess.run([str(PAGEFIND), "--site", str(output), "--glob",
                             "directory/**/*.html"], check=True, capture_output=True)
+            files_size = sum(path.stat().st_size for path in (output / "pagefind").rglob("*")
+                             if path.is_file())
             print(f"  Pagefind: {count:,} listing pages and the category and city pages "
-                  f"written and indexed in "
-                  f"{time.perf_counter() - started:.1f} s; its files: "
-                  f"{sum(f.stat().st_size for f in (output / 'pagefind').rglob('*') if f.is_file()):,} bytes")
+                  f"written and indexed in {time.perf_counter() - started:.1f} s; its files: "
+                  f"{files_size:,} bytes")
         with serve(output, _Handler) as base, sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=args.chromium, headless=True,

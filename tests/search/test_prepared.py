@@ -154,7 +154,8 @@ def test_the_search_page_loads_it_and_the_other_pages_the_full_index(site):
     assert random.find(attrs={"data-index": True})["data-index"] == (
         "https://dalil.test/search-index.json")
     worker = site.read("sw.js")
-    build = json.loads(worker[worker.index("const BUILD = ") + 14:worker.index(";\n", worker.index("const BUILD"))])
+    start = worker.index("const BUILD = ") + len("const BUILD = ")
+    build = json.loads(worker[start:worker.index(";\n", start)])
     assert build["data"] == ["search-index.json", PREPARED]
 
 

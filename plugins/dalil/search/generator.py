@@ -13,8 +13,8 @@ from dalil.core.urls import root_path
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
 
 from .index import build_entries, serialise
-from .prepared import prepared_index, serialise_prepared
 from .opensearch import SHORT_NAME_MAX, opensearch_xml
+from .prepared import prepared_index, serialise_prepared
 from .schema import prepared_index_schema, search_index_schema, serialise_schema
 from .settings import search_settings
 

@@ -25,11 +25,12 @@ class SearchSettings:
     # Results shown at once on the search page; a button shows as many more.
     result_limit: int = 20
 
-
     @property
     def page_index_save_as(self):
         """The index the search page's worker loads: the prepared one when it is written."""
-        return self.prepared_save_as if self.index_save_as and self.prepared_save_as else self.index_save_as
+        if self.index_save_as and self.prepared_save_as:
+            return self.prepared_save_as
+        return self.index_save_as
 
 
 def search_settings(settings):

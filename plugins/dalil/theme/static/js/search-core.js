@@ -305,7 +305,9 @@
         var field = e * FIELDS + n;
         for (var at = textStart[field]; at < textStart[field + 1]; at++) {
           var token = textTokens[at];
-          for (k = tokenWordStart[token]; k < tokenWordStart[token + 1]; k++) nameList.push(tokenWords[k]);
+          for (k = tokenWordStart[token]; k < tokenWordStart[token + 1]; k++) {
+            nameList.push(tokenWords[k]);
+          }
         }
         nameStart[e * NAMES + n + 1] = nameList.length;
       }
@@ -448,8 +450,14 @@
     // Reused by every keystroke: big arrays made anew each time keep the collector busy.
     var marks = new Uint8Array(count);
     var flagPool = [];
-    var scratch = { forms: new Uint8Array(index.forms.length), words: new Uint8Array(index.words.length) };
+    var scratch = { forms: new Uint8Array(index.forms.length),
+                    words: new Uint8Array(index.words.length) };
     var categoryCounts = new Int32Array(count), cityCounts = new Int32Array(count);
+
+    /* The flags of the tokens of an entry's fields [from, to). */
+    function fieldFlags(entry, from, to, flags) {
+      return flagsOf(textTokens, textStart[entry * FIELDS + from], textStart[entry * FIELDS + to], flags);
+    }
 
     function text(entry, field) {
       var from = textStart[entry * FIELDS + field], to = textStart[entry * FIELDS + field + 1];
@@ -484,14 +492,14 @@
       var flags = tokenFlags(index, compiled, flagPool[at], scratch);
       var term = new Map(), keywords = new Map();
       index.terms.category.forEach(function (entry) {
-        var found = flagsOf(textTokens, textStart[entry * FIELDS], textStart[entry * FIELDS + NAMES], flags);
+        var found = fieldFlags(entry, NAME, NAMES, flags);
         var tokens = keywordTokens.get(entry);
         var inKeywords = tokens ? flagsOf(tokens, 0, tokens.length, flags) : 0;
         term.set(entry, found | inKeywords);
         keywords.set(entry, inKeywords);
       });
       index.terms.location.forEach(function (entry) {  // its other names: the address has its name
-        term.set(entry, flagsOf(textTokens, textStart[entry * FIELDS + NAME_EN], textStart[entry * FIELDS + NAMES], flags));
+        term.set(entry, fieldFlags(entry, NAME_EN, NAMES, flags));
       });
       compiled.flags = flags;
       compiled.term = term;
@@ -532,14 +540,13 @@
     /* Which of ``flag`` (EXACT or TYPO) groups of the entry hold the word: RANK_NAME,
        RANK_CATEGORY, RANK_ADDRESS, or -1. */
     function where(entry, word, flag, single) {
-      var base = entry * FIELDS;
-      if (flagsOf(textTokens, textStart[base], textStart[base + NAMES], word.flags) & flag) return RANK_NAME;
+      if (fieldFlags(entry, NAME, NAMES, word.flags) & flag) return RANK_NAME;
       if (single) return -1;
       var category = index.category[entry];
       var inCategory = category >= 0 ? word.term.get(category) : word.keywords.get(entry);
       if (inCategory & flag) return RANK_CATEGORY;
       var city = index.city[entry];
-      if ((flagsOf(textTokens, textStart[base + ADDRESS], textStart[base + FIELDS], word.flags) |
+      if ((fieldFlags(entry, ADDRESS, FIELDS, word.flags) |
            (city >= 0 ? word.term.get(city) : 0)) & flag) return RANK_ADDRESS;
       return -1;
     }
