@@ -15,6 +15,7 @@ import json
 import shutil
 import statistics
 import urllib.parse
+import urllib.request
 from pathlib import Path
 
 from tests.browser import _Handler as SiteHandler
@@ -41,13 +42,24 @@ document.addEventListener('dalil:results', e => {
 }, true);
 """
 
+BYTES_PATH = "/__bytes"
+
+
 class Handler(SiteHandler):
-    """The site's files with their types; ``pages`` maps extra paths to (bytes, type)."""
+    """The site's files with their types; ``pages`` maps extra paths to (bytes, type).
+    ``/__bytes`` answers how many body bytes the server sent since the last time it
+    was asked, images left out: what a page and its workers fetched, whatever the
+    browser reports."""
 
     pages = {"/__pagefind.html": (PAGEFIND_PAGE, "text/html; charset=utf-8")}
 
     def do_GET(self):
         path = urllib.parse.urlsplit(self.path).path
+        if path == BYTES_PATH:
+            total = sum(getattr(self.server, "sent_bodies", []))
+            self.send_bytes(str(total).encode(), "text/plain")
+            self.server.sent_bodies = []  # this answer too
+            return
         if path in self.pages:
             self.send_bytes(*self.pages[path])
             return
@@ -56,6 +68,13 @@ class Handler(SiteHandler):
             self.send_bytes(copy.read_bytes(), self.guess_type(self.translate_path(path)), "gzip")
             return
         super().do_GET()
+
+    def send_header(self, keyword, value):
+        if keyword == "Content-Type":
+            self.sent_type = value
+        elif keyword == "Content-Length" and not getattr(self, "sent_type", "").startswith("image/"):
+            self.server.__dict__.setdefault("sent_bodies", []).append(int(value))
+        super().send_header(keyword, value)
 
     def send_bytes(self, body, content_type, encoding=None):
         self.send_response(200)
@@ -118,32 +137,26 @@ def worker_heap(page, cdp):
     return None
 
 
-def body_bytes(request):
-    """The bytes of a request's response body on the wire, once it has come whole."""
-    response = request.response()
-    if response is None:
-        return 0
-    response.finished()
-    return request.sizes()["responseBodySize"]
+def sent_bytes(url):
+    """The body bytes the benchmark's server sent since it was last asked."""
+    base = urllib.parse.urlsplit(url)
+    with urllib.request.urlopen(f"{base.scheme}://{base.netloc}{BYTES_PATH}") as response:
+        return int(response.read())
 
 
 def measure(browser, url, probe, rate):
-    """Time to the first results after navigation, bytes fetched until then (the
-    worker's requests too, which the page's resource timing leaves out), the top 10."""
-    page = browser.new_page()
+    """Time to the first results after navigation, body bytes the server sent until
+    then (the worker's requests too; not the results' images), the top 10 URLs. The
+    site's service worker is blocked: its precaching of the theme is not the search's."""
+    page = browser.new_page(service_workers="block")
     throttle(page, rate)
     if probe:
         page.add_init_script(probe)
-    started = []  # the worker's requests too, which the page's resource timing leaves out
-    page.on("request", lambda request: started.append(request))
+    sent_bytes(url)
     page.goto(url)
     page.wait_for_function("window.__first", timeout=600_000)
-    first = page.evaluate("window.__first")
-    page.wait_for_timeout(1000)  # a worker's request can be reported well after the results
-    # Every request made until then, but the images of the results shown.
-    needed = [request for request in list(started) if request.resource_type != "image"]
-    figures = {"ms": first["at"], "urls": first["urls"],
-               "bytes": sum(map(body_bytes, needed))}
+    figures = {"bytes": sent_bytes(url), **page.evaluate("window.__first")}
+    figures["ms"] = figures.pop("at")
     page.close()
     return figures
 
