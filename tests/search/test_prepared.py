@@ -3,12 +3,13 @@ written from the schema's description alone, which must give back /search-index.
 
 import copy
 import json
+from collections import Counter
 
 import jsonschema
 import pytest
 from bs4 import BeautifulSoup
 
-from dalil.search.prepared import prepared_index
+from dalil.search.prepared import encode_numbers, prepared_index
 from tests import sitebuilder as sb
 
 from .fixtures import fixture_files
@@ -36,17 +37,41 @@ def published(site):
     return [json.loads(site.read(relpath)) for relpath in ("search-index.json", PREPARED, SCHEMA)]
 
 
+def numbers(text):
+    """An integer column, as the schema describes it: base-32 digits, a number's last
+    digit the character U+0023 + d, the others U+005D + d."""
+    values, value = [], 0
+    for character in text:
+        digit = ord(character)
+        if 0x5D <= digit <= 0x7C:
+            value = value * 32 + digit - 0x5D
+        else:
+            assert 0x23 <= digit <= 0x42, character
+            values.append(value * 32 + digit - 0x23)
+            value = 0
+    assert value == 0
+    return values
+
+
 def decode(prepared):
     """The entries of the search index, from the prepared index, as its schema describes it."""
     tokens, fields = prepared["tokens"], prepared["text_fields"]
-    lengths, text_tokens = iter(prepared["text_lengths"]), iter(prepared["text_tokens"])
+    types = numbers(prepared["type"])
+    lengths = iter(numbers(prepared["text_lengths"]))
+    text_tokens = iter(numbers(prepared["text_tokens"]))
     urls = dict(prepared["url_exceptions"])
     keywords = dict(prepared["keywords"])
     texts = [{field: " ".join(tokens[next(text_tokens)] for _ in range(next(lengths)))
-              for field in fields} for _ in prepared["type"]]
+              for field in fields} for _ in types]
+    terms = {kind: [number for number, of_type in enumerate(types)
+                    if prepared["types"][of_type] == kind] for kind in ("category", "location")}
+    categories = [terms["category"][n - 1] if n else -1 for n in numbers(prepared["category"])]
+    cities = [terms["location"][n - 1] if n else -1 for n in numbers(prepared["city"])]
+    assert len(prepared["slug"]) == len(prepared["img"]) == len(categories) == len(cities) \
+        == len(types)
     entries = []
-    for number, (kind, slug) in enumerate(zip(prepared["type"], prepared["slug"])):
-        category, city = prepared["category"][number], prepared["city"][number]
+    for number, (kind, slug) in enumerate(zip(types, prepared["slug"])):
+        category, city = categories[number], cities[number]
         entry = {"t": prepared["types"][kind], "s": slug, "n": texts[number]["n"],
                  "n_en": texts[number]["n_en"], "n_fr": texts[number]["n_fr"],
                  "c": texts[category]["n"] if category >= 0 else None,
@@ -80,13 +105,21 @@ def test_it_decodes_to_the_search_index(published):
     assert "ب" * 300 in hostile["n"] and "\u200f" in hostile["n"] and "=HYPERLINK" in hostile["n"]
 
 
-def test_tokens_are_sorted_unique_and_hold_no_space(published):
+def test_tokens_are_unique_the_most_frequent_first_and_hold_no_space(published):
     prepared = published[1]
     tokens = prepared["tokens"]
-    assert tokens == sorted(set(tokens))
+    assert len(tokens) == len(set(tokens))
     assert not any(" " in token for token in tokens)
-    assert len(prepared["text_tokens"]) == sum(prepared["text_lengths"])
-    assert max(prepared["text_tokens"]) < len(tokens)
+    text_tokens = numbers(prepared["text_tokens"])
+    assert len(text_tokens) == sum(numbers(prepared["text_lengths"]))
+    uses = Counter(text_tokens + [token for _, keywords in prepared["keywords"]
+                                  for keyword in keywords for token in keyword])
+    assert sorted(range(len(tokens)), key=lambda t: (-uses[t], tokens[t])) == list(range(len(tokens)))
+
+
+def test_numbers_take_one_digit_below_32_and_another_per_five_bits():
+    assert encode_numbers([0, 31, 32, 1023, 1024, 100000]) == "#B^#|B^]#`^r#"
+    assert numbers(encode_numbers([0, 31, 32, 1023, 1024, 100000])) == [0, 31, 32, 1023, 1024, 100000]
 
 
 def test_urls_follow_one_pattern_per_type(published):
@@ -104,7 +137,8 @@ def test_texts_split_on_the_space_only_and_keep_empty_tokens():
                {"t": "location", "s": "l", "n": "L", "url": "/city/l/"}]
     prepared = prepared_index(entries)
     assert prepared["tokens"] == ["", "A-B", "C", "L", "p", "q", "r", "x", "y\u00a0z", "،"]
-    assert prepared["text_lengths"][:4] == [3, 1, 0, 1]
+    assert numbers(prepared["text_lengths"])[:4] == [3, 1, 0, 1]
+    assert numbers(prepared["category"]) == [1, 0, 0] and numbers(prepared["city"]) == [1, 0, 0]
     assert prepared["url_exceptions"] == [] and prepared["url_patterns"][0] == "/other/{slug}.html"
     assert prepared["keywords"] == [[1, [[4, 5], [6]]]]
     assert decode(prepared) == [{key: value for key, value in entry.items()} for entry in entries]
@@ -121,10 +155,12 @@ def test_an_entry_off_its_types_pattern_keeps_its_path():
 @pytest.mark.parametrize("change", [
     {"format": "dalil-search-prepared/2"},
     {"types": ["listing"]},
-    {"type": [9]},
+    {"type": [0]},
+    {"type": "#\"#"},
     {"slug": ["Not A Slug"]},
-    {"text_tokens": [-1]},
-    {"category": [-2]},
+    {"text_tokens": "#^"},
+    {"text_tokens": "]#"},
+    {"category": "#\\#"},
     {"url_exceptions": [[0, "directory/x/"]]},
     {"tokens": ["a", "a"]},
     {"extra": 1},

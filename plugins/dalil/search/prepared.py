@@ -4,13 +4,18 @@ The search page's worker loads this file instead of ``/search-index.json``, so t
 parses a few integer arrays rather than an object per entry. Normalisation and stemming
 stay in one place, the browser (``search-core.js``): the build only splits each text on
 the ASCII space, a lossless step (``" ".join(tokens)`` gives the text back), and stores
-every text as ids into one sorted vocabulary of those raw tokens.
+every text as ids into one vocabulary of those raw tokens, the most frequent first.
+
+The big integer columns are strings of base-32 digits (``encode_numbers``): the browser
+decodes them with one loop into a typed array, where a JSON array of a million numbers
+would cost a parse into a million-element array and its garbage collection.
 
 Entries keep the order of ``/search-index.json``. Coordinates are left out: the search
 does not use them, and "near me" reads the full index when asked.
 """
 
 import json
+from collections import Counter
 
 from .index import TYPES
 
@@ -18,6 +23,23 @@ FORMAT = "dalil-search-prepared/1"
 # The texts of an entry, in this order: each entry has one length per field.
 TEXT_FIELDS = ("n", "n_en", "n_fr", "a")
 SLUG_FIELD = "{slug}"
+# Digits of encode_numbers: d is chr(LAST + d) as a number's last digit, else chr(MORE + d).
+# Both ranges (U+0023-U+0042, U+005D-U+007C) avoid the quote and the backslash: no JSON escapes.
+LAST, MORE = 0x23, 0x5D
+
+
+def encode_numbers(numbers):
+    """Non-negative integers as one string: each in base 32, most significant digit
+    first, its last digit from one range of characters and the others from another."""
+    digits = []
+    for number in numbers:
+        own = [chr(LAST + (number & 31))]
+        number >>= 5
+        while number:
+            own.append(chr(MORE + (number & 31)))
+            number >>= 5
+        digits += reversed(own)
+    return "".join(digits)
 
 
 def tokens_of(text):
@@ -38,10 +60,16 @@ def url_patterns(entries):
 
 def prepared_index(entries):
     """The prepared index of ``entries`` (the search index's entries, in its order)."""
-    vocabulary = sorted({token for entry in entries for text in _texts(entry)
-                         for token in tokens_of(text)})
+    # The most frequent tokens first: their numbers take one digit.
+    frequency = Counter(token for entry in entries for text in _texts(entry)
+                        for token in tokens_of(text))
+    vocabulary = sorted(frequency, key=lambda token: (-frequency[token], token))
     token_id = {token: number for number, token in enumerate(vocabulary)}
-    position = {(entry["t"], entry["s"]): number for number, entry in enumerate(entries)}
+    # A listing's category and city: 1 + their number among the entries of their type.
+    term_number = {}
+    for kind in ("category", "location"):
+        term_number.update({(kind, entry["s"]): number + 1 for number, entry in
+                            enumerate(entry for entry in entries if entry["t"] == kind)})
     patterns = url_patterns(entries)
     type_number = {kind: number for number, kind in enumerate(TYPES)}
     lengths, text_tokens, url_exceptions, keywords = [], [], [], []
@@ -62,12 +90,14 @@ def prepared_index(entries):
         "url_patterns": patterns,
         "text_fields": list(TEXT_FIELDS),
         "tokens": vocabulary,
-        "type": [type_number[entry["t"]] for entry in entries],
+        "type": encode_numbers(type_number[entry["t"]] for entry in entries),
         "slug": [entry["s"] for entry in entries],
-        "text_lengths": lengths,
-        "text_tokens": text_tokens,
-        "category": [position.get(("category", entry.get("cs")), -1) for entry in entries],
-        "city": [position.get(("location", entry.get("ls")), -1) for entry in entries],
+        "text_lengths": encode_numbers(lengths),
+        "text_tokens": encode_numbers(text_tokens),
+        "category": encode_numbers(term_number.get(("category", entry.get("cs")), 0)
+                                   for entry in entries),
+        "city": encode_numbers(term_number.get(("location", entry.get("ls")), 0)
+                               for entry in entries),
         "img": [entry.get("img", "") for entry in entries],
         "url_exceptions": url_exceptions,
         "keywords": keywords,

@@ -12,6 +12,9 @@ SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 # Plain text on one line: no leading or trailing space, no line breaks or control characters.
 TEXT = r"^[^\s\x00-\x1f\x7f-\x9f](?:[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$"
 ROOT_PATH = r"^/(?!/)"
+# prepared.encode_numbers: numbers of base-32 digits, the last one in #-B, the others in
+# ]-| (no leading zero).
+NUMBERS = r"^(?:(?:[\^-|][\]-|]*)?[#-B])*$"
 
 
 def _schema(siteurl, save_as, body):
@@ -83,8 +86,8 @@ def search_index_schema(siteurl, save_as):
 
 def prepared_index_schema(siteurl, save_as):
     count = {"type": "integer", "minimum": 0}
-    entry_number = {"type": "integer", "minimum": -1}
     token_ids = {"type": "array", "items": count}
+    numbers = {"type": "string", "pattern": NUMBERS}
 
     def column(items, description):
         return {"type": "array", "items": items, "description": description}
@@ -119,19 +122,24 @@ def prepared_index_schema(siteurl, save_as):
                             "description": "the search index fields of each entry's texts, "
                                            "in this order"},
             "tokens": {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
-                       "description": "the raw tokens of every text, sorted by code point; "
-                                      "a token is numbered by its position"},
-            "type": column({"type": "integer", "minimum": 0, "maximum": len(TYPES) - 1},
-                           "entry type, a position in types"),
+                       "description": "the raw tokens of every text, the most frequent "
+                                      "first (ties by code point); a token is numbered by "
+                                      "its position"},
+            "type": {**numbers, "description": "numbers: entry type, a position in types"},
             "slug": column({"type": "string", "pattern": SLUG}, "slug (s)"),
-            "text_lengths": column(count, "per entry, per text field: how many tokens of "
-                                          "text_tokens that text has (0: no such field)"),
-            "text_tokens": column(count, "the texts' token numbers, entry after entry, "
-                                         "field after field"),
-            "category": column(entry_number, "listings: the position of their category's "
-                                             "entry (its name is c, its slug cs); -1 otherwise"),
-            "city": column(entry_number, "listings: the position of their city's entry "
-                                         "(its slug is ls); -1 otherwise"),
+            "text_lengths": {**numbers, "description": "numbers: per entry, per text field, "
+                                                       "how many tokens of text_tokens that "
+                                                       "text has (0: no such field)"},
+            "text_tokens": {**numbers, "description": "numbers: the texts' token numbers, "
+                                                      "entry after entry, field after field"},
+            "category": {**numbers, "description": "numbers: listings, 1 + the number of "
+                                                   "their category's entry (its name is c, "
+                                                   "its slug cs) among the category entries "
+                                                   "in index order; 0 otherwise"},
+            "city": {**numbers, "description": "numbers: listings, 1 + the number of their "
+                                               "city's entry (its slug is ls) among the "
+                                               "location entries in index order; 0 "
+                                               "otherwise"},
             "img": column({"type": "string"}, "image path (img), \"\" when none"),
             "url_exceptions": pairs(count, {"type": "string", "pattern": ROOT_PATH},
                                     "[entry position, page path] of the entries whose path "

@@ -147,15 +147,59 @@
   var NAME = 0, NAME_EN = 1, NAME_FR = 2, ADDRESS = 3, FIELDS = 4, NAMES = 3;
   var SLUG_FIELD = "{slug}";
 
-  /* The columns of a prepared index (plugins/dalil/search/prepared.py) made from the
-     entries of /search-index.json by the same split on the ASCII space, so that a
-     searcher answers alike whichever of the two files it was given. */
+  // Digits of the prepared index's integer columns (prepared.py, encode_numbers).
+  var LAST_DIGIT = 0x23, MORE_DIGIT = 0x5d;
+
+  /* The numbers of an integer column: base-32 digits, a number's last digit from
+     U+0023, the others from U+005D. */
+  function decodeNumbers(text) {
+    var length = 0, i, code;
+    for (i = 0; i < text.length; i++) if (text.charCodeAt(i) < MORE_DIGIT) length++;
+    var numbers = new Int32Array(length), at = 0, value = 0;
+    for (i = 0; i < text.length; i++) {
+      code = text.charCodeAt(i);
+      if (code >= MORE_DIGIT) {
+        value = value * 32 + code - MORE_DIGIT;
+      } else {
+        numbers[at++] = value * 32 + code - LAST_DIGIT;
+        value = 0;
+      }
+    }
+    return numbers;
+  }
+
+  /* A listing's category or city column as entry positions (-1: none), from the
+     file's numbers (1 + the number of the term among the entries of its type). */
+  function termPositions(numbers, type, termType) {
+    var terms = [], e;
+    for (e = 0; e < type.length; e++) if (type[e] === termType) terms.push(e);
+    var positions = new Int32Array(numbers.length);
+    for (e = 0; e < numbers.length; e++) positions[e] = numbers[e] ? terms[numbers[e] - 1] : -1;
+    return positions;
+  }
+
+  /* The prepared index's columns as typed arrays. */
+  function decodeColumns(data) {
+    var type = decodeNumbers(data.type);
+    return { tokens: data.tokens, type: type, slug: data.slug, img: data.img,
+             url_patterns: data.url_patterns, url_exceptions: data.url_exceptions,
+             keywords: data.keywords,
+             text_lengths: decodeNumbers(data.text_lengths),
+             text_tokens: decodeNumbers(data.text_tokens),
+             category: termPositions(decodeNumbers(data.category), type, 1),
+             city: termPositions(decodeNumbers(data.city), type, 2) };
+  }
+
+  /* The decoded columns of a prepared index (decodeColumns) made from the entries of
+     /search-index.json by the same split on the ASCII space, so that a searcher
+     answers alike whichever of the two files it was given. */
   function columnsFromEntries(entries) {
     var tokens = [], tokenIds = new Map(), position = new Map();
-    var columns = { format: PREPARED_FORMAT, types: TYPES, text_fields: TEXT_FIELDS,
-                    url_patterns: TYPES.map(function () { return ""; }), tokens: tokens,
-                    type: [], slug: [], text_lengths: [], text_tokens: [], category: [],
-                    city: [], img: [], url_exceptions: [], keywords: [] };
+    var count = entries.length, lengths = new Int32Array(count * FIELDS), textTokens = [];
+    var columns = { url_patterns: TYPES.map(function () { return ""; }), tokens: tokens,
+                    type: new Int32Array(count), slug: [], text_lengths: lengths,
+                    category: new Int32Array(count), city: new Int32Array(count), img: [],
+                    url_exceptions: [], keywords: [] };
     function ids(text) {
       if (!text) return [];
       return text.split(" ").map(function (token) {
@@ -174,19 +218,20 @@
     }
     entries.forEach(function (entry, at) { position.set(entry.t + "/" + entry.s, at); });
     entries.forEach(function (entry, at) {
-      columns.type.push(TYPES.indexOf(entry.t));
+      columns.type[at] = TYPES.indexOf(entry.t);
       columns.slug.push(entry.s);
-      TEXT_FIELDS.forEach(function (field) {
+      TEXT_FIELDS.forEach(function (field, f) {
         var list = ids(entry[field]);
-        columns.text_lengths.push(list.length);
-        for (var i = 0; i < list.length; i++) columns.text_tokens.push(list[i]);
+        lengths[at * FIELDS + f] = list.length;
+        for (var i = 0; i < list.length; i++) textTokens.push(list[i]);
       });
-      columns.category.push(find("category", entry.cs));
-      columns.city.push(find("location", entry.ls));
+      columns.category[at] = find("category", entry.cs);
+      columns.city[at] = find("location", entry.ls);
       columns.img.push(entry.img || "");
       columns.url_exceptions.push([at, entry.url]);
       if (entry.k && entry.k.length) columns.keywords.push([at, entry.k.map(ids)]);
     });
+    columns.text_tokens = new Int32Array(textTokens);
     return columns;
   }
 
@@ -293,7 +338,7 @@
 
     var textStart = new Int32Array(count * FIELDS + 1);
     for (var f = 0; f < count * FIELDS; f++) textStart[f + 1] = textStart[f] + data.text_lengths[f];
-    var textTokens = new Int32Array(data.text_tokens);
+    var textTokens = data.text_tokens;
     // [category entry, the tokens of all its keywords]
     var keywords = data.keywords.map(function (pair) {
       return [pair[0], new Int32Array([].concat.apply([], pair[1]))];
@@ -318,8 +363,7 @@
       tokenPairs(count, textStart, textTokens, NAME, NAMES, [])));
     var otherPostings = groupBy.apply(null, [tokenCount].concat(
       tokenPairs(count, textStart, textTokens, ADDRESS, FIELDS, keywords)));
-    var category = new Int32Array(data.category), city = new Int32Array(data.city);
-    var type = new Uint8Array(data.type);
+    var category = data.category, city = data.city, type = data.type;
     // A category's or city's listings, and its words once for all of them.
     var members = {
       category: groupBy.apply(null, [count].concat(memberPairs(category))),
@@ -341,7 +385,7 @@
       return (endA - i) - (endB - j) || a - b;  // a shorter name first; then type and slug
     });
     return {
-      format: PREPARED_FORMAT, prepared: true,
+      prepared: true,
       count: count, tokens: data.tokens, slug: data.slug, img: data.img, type: type,
       urlPatterns: data.url_patterns, urlExceptions: data.url_exceptions,
       tokenCount: tokenCount, tokenWordStart: tokenWordStart, tokenWords: tokenWords,
@@ -358,7 +402,7 @@
      plain objects: a worker can make it and hand it over (transferList). */
   function prepareIndex(data) {
     if (data && data.prepared === true) return data;
-    return prepare(Array.isArray(data) ? columnsFromEntries(data) : data);
+    return prepare(Array.isArray(data) ? columnsFromEntries(data) : decodeColumns(data));
   }
 
   /* The buffers of a prepared index's typed arrays, to transfer rather than copy. */
