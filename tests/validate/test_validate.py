@@ -53,7 +53,8 @@ def test_the_built_fixture_site_passes(site):
     report = site.validate()
     assert report.ok, problems(report)
     for kind in ("HTML pages", "JSON files", "XML files", "vCards", "sitemap URLs",
-                 "search index entries", "exported listings", "feed items"):
+                 "search index entries", "prepared search index entries", "exported listings",
+                 "feed items"):
         assert report.checked[kind] > 0, kind
 
 
@@ -215,3 +216,18 @@ def test_a_site_without_news_or_blog_yet_has_no_broken_link(tmp_path):
     assert report.ok, problems(report)
     for folder in ("news", "blog"):
         assert "لا توجد منشورات بعد" in result.read(f"{folder}/index.html")
+
+
+def test_a_broken_prepared_index(site):
+    prepared = "search/prepared-index.json"
+    site.edit(prepared, lambda text: json.dumps(
+        {**json.loads(text), "text_tokens": "]#", "slug": json.loads(text)["slug"][1:],
+         "city": json.loads(text)["city"] + "#"}, ensure_ascii=False))
+    text = problems(site.validate())
+    assert (f"FAIL {prepared}: does not match schemas/search-prepared-index.schema.json at "
+            "text_tokens") in text, text
+    entries = len(json.loads((site.path / "search-index.json").read_text(encoding="utf-8")))
+    assert (f"FAIL {prepared}: slug holds {entries - 1} values, not {entries} for the "
+            f"{entries} entries of search-index.json") in text, text
+    assert f"FAIL {prepared}: city holds {entries + 1} values, not {entries}" in text, text
+

@@ -221,6 +221,40 @@ def check_search_index(site, outputs, report):
                 check_internal(site, index_path, value, what, report)
 
 
+# The prepared index's integer columns: a number ends at each character U+0023-U+0042
+# (its schema's description), so counting them counts the numbers.
+PREPARED_COLUMNS = {"type": 1, "category": 1, "city": 1, "text_lengths": 4}
+
+
+def check_prepared_index(site, outputs, report):
+    """Parses, matches its schema, and has one value per entry of the search index."""
+    path, schema_path = outputs.get("search_prepared"), outputs.get("search_prepared_schema")
+    if not path or not site.exists(path):
+        return
+    prepared = load_json(site, path, report)
+    if prepared is None:
+        return
+    if schema_path and site.exists(schema_path):
+        schema = load_json(site, schema_path, report)
+        if schema is not None:
+            check_against_schema(site, path, prepared, schema, schema_path, report)
+    index_path = outputs.get("search_index")
+    entries = load_json(site, index_path, report) if index_path and site.exists(index_path) else None
+    if not isinstance(prepared, dict) or not isinstance(entries, list):
+        return
+    columns = {name: (len(prepared[name]), 1) for name in ("slug", "img")
+               if isinstance(prepared.get(name), list)}
+    for name, per_entry in PREPARED_COLUMNS.items():
+        if isinstance(prepared.get(name), str):
+            ends = sum(0x23 <= ord(character) <= 0x42 for character in prepared[name])
+            columns[name] = (ends, per_entry)
+    for name, (values, per_entry) in columns.items():
+        if values != per_entry * len(entries):
+            report.problem(path, "%s holds %d values, not %d for the %d entries of %s",
+                           name, values, per_entry * len(entries), len(entries), index_path)
+    report.count("prepared search index entries", len(entries))
+
+
 def check_exports(site, outputs, report):
     json_path, csv_path = outputs.get("export_json"), outputs.get("export_csv")
     schema_path = outputs.get("export_schema")
@@ -608,6 +642,7 @@ def check_all(site, enabled, defaults, report, now):
     outputs = {**defaults, **enabled}
     check_text_files(site, report)
     check_search_index(site, outputs, report)
+    check_prepared_index(site, outputs, report)
     check_exports(site, outputs, report)
     check_sitemaps(site, outputs, report)
     single = {
