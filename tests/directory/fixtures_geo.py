@@ -25,4 +25,9 @@ def files():
         Latitude="33.5731", Longitude="-7.5898",
         Hours="Tu-Th 18:00-23:30; Fr,Sa 18:00-03:00; Su 12:00-15:00,18:00-23:00"))
     files.update(sb.listing("always-open", "مطعم دائم", Hours="Mo-Su 00:00-24:00"))
+    # A district named with its city: its listings' addresses end with "، الدار البيضاء"
+    # too, yet they are not Casablanca's.
+    files.update(sb.city("sidi-maarouf", "سيدي معروف، الدار البيضاء"))
+    files.update(sb.listing("district-grill", "مشواة الحي", city="sidi-maarouf",
+                            Street="شارع النخيل"))
     return files

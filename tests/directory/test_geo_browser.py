@@ -196,11 +196,26 @@ def test_near_me_on_the_search_page_orders_every_listing(open_page):
     page = open_page("/search/", geolocation={"latitude": 33.6, "longitude": -7.68},
                      permissions=["geolocation"])
     results = near_me(page)
-    expect(results).to_have_count(6)
+    expect(results).to_have_count(7)
     names = results.locator("a").all_inner_texts()
     # From far-cafe's own spot: mid-cafe 7.0 km, night-grill 8.87 km, near-cafe 8.96 km.
     assert names[:4] == ["مقهى بعيد", "مقهى متوسط", "مشواة الليل", "مقهى قريب"]
-    assert sorted(names[4:]) == sorted(["مقهى بلا موقع", "مطعم دائم"])
+    assert sorted(names[4:]) == sorted(["مقهى بلا موقع", "مطعم دائم", "مشواة الحي"])
+
+
+def test_near_me_on_a_city_page_keeps_that_citys_listings_by_slug(open_page):
+    # The district's listing has an address ending with "، الدار البيضاء": still not
+    # Casablanca's.
+    page = open_page("/directory/city/casablanca/", geolocation=HERE,
+                     permissions=["geolocation"])
+    results = near_me(page)
+    expect(results).to_have_count(6)
+    assert "مشواة الحي" not in results.locator("a").all_inner_texts()
+    page = open_page("/directory/city/sidi-maarouf/", geolocation=HERE,
+                     permissions=["geolocation"])
+    results = near_me(page)
+    expect(results).to_have_count(1)
+    expect(results.locator(".meta")).to_have_text("شارع النخيل، سيدي معروف، الدار البيضاء")
 
 
 def test_near_me_refused_shows_the_message(open_page):

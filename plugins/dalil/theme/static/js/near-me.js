@@ -21,13 +21,11 @@
     return dalilText('%(n)s km', { n: km < 10 ? Math.round(km * 10) / 10 : Math.round(km) });
   }
 
+  // By slug: names can repeat, and an address may end with another city's name.
   function belongs(data, entry) {
     if (entry.t !== 'listing') return false;
-    if (data.category && entry.c !== data.category) return false;
-    // A listing's address is "street، city" or the city alone.
-    if (data.city && entry.a !== data.city && !(entry.a || '').endsWith('، ' + data.city)) {
-      return false;
-    }
+    if (data.category && entry.cs !== data.category) return false;
+    if (data.city && entry.ls !== data.city) return false;
     return true;
   }
 
