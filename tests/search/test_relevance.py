@@ -71,13 +71,31 @@ BOTH_FORMATS = """async ([queries, filters]) => {
 }"""
 
 
-def test_results_do_not_depend_on_which_index_was_loaded(chromium_browser, sample):
+@pytest.fixture(scope="module")
+def answers(chromium_browser, sample):
     page = chromium_browser.new_page(locale="ar")
     page.goto(sample + "/search/")
-    queries = [query for _, query, _ in QUERIES] + ["م", "ال", "a", ""]
-    filters = [{}, {"category": "restaurants"}, {"city": "rabat"}, {"category": "nothing"}]
-    answers = page.evaluate(BOTH_FORMATS, [queries, filters])
+    answers = page.evaluate(BOTH_FORMATS, [BOTH_QUERIES, BOTH_FILTERS])
     page.close()
-    assert len(answers) == len(queries) * len(filters) * 2
+    return answers
+
+
+BOTH_QUERIES = [query for _, query, _ in QUERIES] + ["م", "ال", "a", "r", "ف", ""]
+BOTH_FILTERS = [{}, {"category": "restaurants"}, {"city": "rabat"}, {"category": "nothing"}]
+
+
+def test_results_do_not_depend_on_which_index_was_loaded(answers):
+    assert len(answers) == len(BOTH_QUERIES) * len(BOTH_FILTERS) * 2
     assert [answer for answer in answers if answer[2] != answer[3]] == []
-    assert sum(json.loads(answer[2])["total"] > 0 for answer in answers) > len(queries)
+    assert sum(json.loads(answer[2])["total"] > 0 for answer in answers) > len(BOTH_QUERIES)
+
+
+def test_a_short_page_keeps_total_and_facets_exact(answers):
+    # A keystroke stops ranking what its page cannot show: the 3 first results, the total
+    # and the facet counts are those of the full ranking, and the total counts exactly the
+    # entries it ranks.
+    for small, large in zip(answers[0::2], answers[1::2]):
+        short, full = json.loads(small[3]), json.loads(large[3])
+        assert full["total"] == len(full["items"]) <= 500, large[:2]
+        assert (short["total"], short["facets"]) == (full["total"], full["facets"]), small[:2]
+        assert short["items"] == full["items"][:3], small[:2]

@@ -639,6 +639,41 @@
       });
     }
 
+    /* Whether the filters keep a matching entry; ``count`` adds a listing to the facet
+       counts (of the other filter's matches). */
+    function keeps(entry, category, city, filtered, count) {
+      if (index.type[entry] !== 0) return !filtered;
+      var categoryOf = index.category[entry], cityOf = index.city[entry];
+      var inCategory = category === -1 || categoryOf === category;
+      var inCity = city === -1 || cityOf === city;
+      if (count && inCity && categoryOf >= 0) categoryCounts[categoryOf]++;
+      if (count && inCategory && cityOf >= 0) cityCounts[cityOf]++;
+      return inCategory && inCity;
+    }
+
+    /* The first rank whose entries can no longer be shown: the buckets before it fill
+       the page (an entry found later goes after the ones of its rank). */
+    function unshownRank(buckets, limit) {
+      for (var rank = 0, shown = 0; rank < RANKS; rank++) {
+        shown += buckets[rank].length;
+        if (shown >= limit) return rank;
+      }
+      return RANKS;
+    }
+
+    /* The best rank the entry's names allow: RANK_EXACT when one is the query,
+       RANK_PREFIX when one starts with it, else RANK_NAME. */
+    function nameBound(entry, q) {
+      var bound = RANK_NAME;
+      for (var n = 0; n < NAMES; n++) {
+        var slot = entry * NAMES + n;
+        var found = Math.max(compareName(slot, q.plain), compareName(slot, q.article));
+        if (found === 2) return RANK_EXACT;
+        if (found === 1) bound = RANK_PREFIX;
+      }
+      return bound;
+    }
+
     function termIndex(type, slug) {
       if (!slug) return -1;
       var at = positions.get(type + "/" + slug);
@@ -671,26 +706,26 @@
       }
       var buckets = [];
       for (var b = 0; b < RANKS; b++) buckets.push([]);
-      var total = 0;
-      var categoryOf = index.category, cityOf = index.city;  // counted per term entry
-      for (var k = 0; k < count; k++) {
+      var total = 0, cut = RANKS;
+      // Of one word, every marked entry matches (markCandidates marks what where()
+      // finds): one pass over the marks counts them, and the pass in name order ranks an
+      // entry only while its rank could still be shown.
+      var oneWord = q !== null && q.words.length === 1;
+      for (var e = 0; oneWord && e < count; e++) {
+        if (marks[e] && keeps(e, category, city, filtered, true)) total++;
+      }
+      for (var k = 0; k < count && cut > 0; k++) {
         var entry = index.order[k];
         if (!marks[entry]) continue;
         var isListing = index.type[entry] === 0;
         if (!q && !isListing) continue;
+        if (oneWord && cut <= RANK_NAME && nameBound(entry, q) >= cut) continue;
         var score = q ? rank(entry, q) : RANK_EXACT;
-        if (score < 0) continue;
-        if (isListing) {
-          var inCategory = category === -1 || categoryOf[entry] === category;
-          var inCity = city === -1 || cityOf[entry] === city;
-          if (inCity && categoryOf[entry] >= 0) categoryCounts[categoryOf[entry]]++;
-          if (inCategory && cityOf[entry] >= 0) cityCounts[cityOf[entry]]++;
-          if (!inCategory || !inCity) continue;
-        } else if (filtered) {
-          continue;
-        }
-        total++;
-        if (buckets[score].length < limit) buckets[score].push(entry);
+        if (score < 0 || !keeps(entry, category, city, filtered, !oneWord)) continue;
+        if (!oneWord) total++;
+        if (score >= cut || buckets[score].length >= limit) continue;
+        buckets[score].push(entry);
+        if (oneWord) cut = unshownRank(buckets, limit);
       }
       index.terms.category.forEach(function (term) {
         if (categoryCounts[term]) facets.category[index.slug[term]] = categoryCounts[term];
