@@ -59,7 +59,9 @@ def decode(prepared):
     types = numbers(prepared["type"])
     lengths = iter(numbers(prepared["text_lengths"]))
     text_tokens = iter(numbers(prepared["text_tokens"]))
-    urls = dict(prepared["url_exceptions"])
+    urls, images = dict(prepared["url_exceptions"]), dict(prepared["img_exceptions"])
+    slugs = prepared["slug"].split(" ") if prepared["slug"] else []
+    follows = numbers(prepared["img"])
     keywords = dict(prepared["keywords"])
     texts = [{field: " ".join(tokens[next(text_tokens)] for _ in range(next(lengths)))
               for field in fields} for _ in types]
@@ -67,17 +69,18 @@ def decode(prepared):
                     if prepared["types"][of_type] == kind] for kind in ("category", "location")}
     categories = [terms["category"][n - 1] if n else -1 for n in numbers(prepared["category"])]
     cities = [terms["location"][n - 1] if n else -1 for n in numbers(prepared["city"])]
-    assert len(prepared["slug"]) == len(prepared["img"]) == len(categories) == len(cities) \
-        == len(types)
+    assert len(slugs) == len(follows) == len(categories) == len(cities) == len(types)
     entries = []
-    for number, (kind, slug) in enumerate(zip(types, prepared["slug"])):
+    for number, (kind, slug) in enumerate(zip(types, slugs)):
         category, city = categories[number], cities[number]
         entry = {"t": prepared["types"][kind], "s": slug, "n": texts[number]["n"],
                  "n_en": texts[number]["n_en"], "n_fr": texts[number]["n_fr"],
                  "c": texts[category]["n"] if category >= 0 else None,
-                 "a": texts[number]["a"], "img": prepared["img"][number],
-                 "cs": prepared["slug"][category] if category >= 0 else None,
-                 "ls": prepared["slug"][city] if city >= 0 else None,
+                 "a": texts[number]["a"],
+                 "img": images.get(number) or (prepared["img_patterns"][kind].replace(
+                     "{slug}", slug) if follows[number] else None),
+                 "cs": slugs[category] if category >= 0 else None,
+                 "ls": slugs[city] if city >= 0 else None,
                  "k": [" ".join(tokens[token] for token in keyword)
                        for keyword in keywords.get(number, [])],
                  "url": urls.get(number) or prepared["url_patterns"][kind].replace("{slug}", slug)}
@@ -149,6 +152,21 @@ def test_an_entry_off_its_types_pattern_keeps_its_path():
                {"t": "page", "s": "b", "n": "B", "url": "/pages/b.html"}]
     prepared = prepared_index(entries)
     assert prepared["url_exceptions"] == [[1, "/pages/b.html"]]
+    assert prepared["slug"] == "a b"
+    assert decode(prepared) == entries
+
+
+def test_images_off_the_pattern_are_exceptions():
+    entries = [{"t": "listing", "s": s, "n": s.upper(), "c": "C", "cs": "c", "ls": "l",
+                "url": f"/l/{s}/", **({"img": img} if img else {})}
+               for s, img in (("a", "/img/a.jpg"), ("b", ""), ("c", "/img/c.jpg"),
+                              ("d", "/other/x.png"))]
+    entries += [{"t": "category", "s": "c", "n": "C", "url": "/c/c/"},
+                {"t": "location", "s": "l", "n": "L", "url": "/c/l/"}]
+    prepared = prepared_index(entries)
+    assert prepared["img_patterns"][0] == "/img/{slug}.jpg"
+    assert numbers(prepared["img"]) == [1, 0, 1, 0, 0, 0]
+    assert prepared["img_exceptions"] == [[3, "/other/x.png"]]
     assert decode(prepared) == entries
 
 
@@ -157,7 +175,11 @@ def test_an_entry_off_its_types_pattern_keeps_its_path():
     {"types": ["listing"]},
     {"type": [0]},
     {"type": "#\"#"},
-    {"slug": ["Not A Slug"]},
+    {"slug": ["a"]},
+    {"slug": "a  b"},
+    {"slug": "Not-A-Slug"},
+    {"img": "#^"},
+    {"img_exceptions": [[0, "images/x.jpg"]]},
     {"text_tokens": "#^"},
     {"text_tokens": "]#"},
     {"category": "#\\#"},

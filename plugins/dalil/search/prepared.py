@@ -10,7 +10,8 @@ The big integer columns are strings of base-32 digits (``encode_numbers``): the 
 decodes them with one loop into a typed array, where a JSON array of a million numbers
 would cost a parse into a million-element array and its garbage collection.
 
-Entries keep the order of ``/search-index.json``. Coordinates are left out: the search
+Entries keep the order of ``/search-index.json``. Page and image paths are a pattern per
+type and the exceptions to it. Coordinates are left out: the search
 does not use them, and "near me" reads the full index when asked.
 """
 
@@ -47,12 +48,13 @@ def tokens_of(text):
     return text.split(" ") if text else []
 
 
-def url_patterns(entries):
-    """Per type, the URL pattern most of its entries follow (``/directory/listing/{slug}/``),
-    found from the first entry of that type; ``""`` for a type without entries."""
+def url_patterns(entries, field="url"):
+    """Per type, the pattern most of its entries' ``field`` paths follow
+    (``/directory/listing/{slug}/``), found from the first entry of that type that has one
+    holding its slug; ``""`` for a type without one."""
     patterns = {}
     for entry in entries:
-        head, found, tail = entry["url"].rpartition(entry["s"])
+        head, found, tail = entry.get(field, "").rpartition(entry["s"])
         if entry["t"] not in patterns and found:
             patterns[entry["t"]] = head + SLUG_FIELD + tail
     return [patterns.get(kind, "") for kind in TYPES]
@@ -70,9 +72,10 @@ def prepared_index(entries):
     for kind in ("category", "location"):
         term_number.update({(kind, entry["s"]): number + 1 for number, entry in
                             enumerate(entry for entry in entries if entry["t"] == kind)})
-    patterns = url_patterns(entries)
+    patterns, img_patterns = url_patterns(entries), url_patterns(entries, "img")
     type_number = {kind: number for number, kind in enumerate(TYPES)}
     lengths, text_tokens, url_exceptions, keywords = [], [], [], []
+    img_follows, img_exceptions = [], []
     for number, entry in enumerate(entries):
         for field in TEXT_FIELDS:
             ids = [token_id[token] for token in tokens_of(entry.get(field, ""))]
@@ -81,6 +84,11 @@ def prepared_index(entries):
         pattern = patterns[type_number[entry["t"]]]
         if entry["url"] != pattern.replace(SLUG_FIELD, entry["s"]):
             url_exceptions.append([number, entry["url"]])
+        img = entry.get("img", "")
+        img_follows.append(int(bool(img) and img == img_patterns[type_number[entry["t"]]]
+                               .replace(SLUG_FIELD, entry["s"])))
+        if img and not img_follows[-1]:
+            img_exceptions.append([number, img])
         if entry.get("k"):
             keywords.append([number, [[token_id[token] for token in tokens_of(keyword)]
                                       for keyword in entry["k"]]])
@@ -91,15 +99,18 @@ def prepared_index(entries):
         "text_fields": list(TEXT_FIELDS),
         "tokens": vocabulary,
         "type": encode_numbers(type_number[entry["t"]] for entry in entries),
-        "slug": [entry["s"] for entry in entries],
+        # One string: slugs hold no space, and the browser cuts out only the ones it shows.
+        "slug": " ".join(entry["s"] for entry in entries),
         "text_lengths": encode_numbers(lengths),
         "text_tokens": encode_numbers(text_tokens),
         "category": encode_numbers(term_number.get(("category", entry.get("cs")), 0)
                                    for entry in entries),
         "city": encode_numbers(term_number.get(("location", entry.get("ls")), 0)
                                for entry in entries),
-        "img": [entry.get("img", "") for entry in entries],
+        "img": encode_numbers(img_follows),
         "url_exceptions": url_exceptions,
+        "img_patterns": img_patterns,
+        "img_exceptions": img_exceptions,
         "keywords": keywords,
     }
 

@@ -108,7 +108,7 @@ def prepared_index_schema(siteurl, save_as):
         "type": "object",
         "required": ["format", "types", "url_patterns", "text_fields", "tokens", "type",
                      "slug", "text_lengths", "text_tokens", "category", "city", "img",
-                     "url_exceptions", "keywords"],
+                     "url_exceptions", "img_patterns", "img_exceptions", "keywords"],
         "additionalProperties": False,
         "properties": {
             "format": {"const": FORMAT, "description": "name and version of this format"},
@@ -126,7 +126,8 @@ def prepared_index_schema(siteurl, save_as):
                                       "first (ties by code point); a token is numbered by "
                                       "its position"},
             "type": {**numbers, "description": "numbers: entry type, a position in types"},
-            "slug": column({"type": "string", "pattern": SLUG}, "slug (s)"),
+            "slug": {"type": "string", "pattern": r"^([a-z0-9]+(-[a-z0-9]+)*( (?!$)|$))*$",
+                     "description": "the entries' slugs (s), joined by one space"},
             "text_lengths": {**numbers, "description": "numbers: per entry, per text field, "
                                                        "how many tokens of text_tokens that "
                                                        "text has (0: no such field)"},
@@ -140,7 +141,18 @@ def prepared_index_schema(siteurl, save_as):
                                                "city's entry (its slug is ls) among the "
                                                "location entries in index order; 0 "
                                                "otherwise"},
-            "img": column({"type": "string"}, "image path (img), \"\" when none"),
+            "img": {**numbers, "description": "numbers: 1 when the entry's image path (img) "
+                                              "is its type's img_patterns with its slug, 0 "
+                                              "otherwise (no image, or one of "
+                                              "img_exceptions)"},
+            "img_patterns": {
+                "type": "array", "minItems": len(TYPES), "maxItems": len(TYPES),
+                "items": {"type": "string"},
+                "description": "per type, the image path with {slug} for the slug that "
+                               "entries marked 1 in img have (\"\" for none)"},
+            "img_exceptions": pairs(count, {"type": "string", "pattern": ROOT_PATH},
+                                    "[entry position, image path] of the entries whose "
+                                    "image does not follow their type's pattern"),
             "url_exceptions": pairs(count, {"type": "string", "pattern": ROOT_PATH},
                                     "[entry position, page path] of the entries whose path "
                                     "does not follow their type's pattern"),

@@ -223,7 +223,7 @@ def check_search_index(site, outputs, report):
 
 # The prepared index's integer columns: a number ends at each character U+0023-U+0042
 # (its schema's description), so counting them counts the numbers.
-PREPARED_COLUMNS = {"type": 1, "category": 1, "city": 1, "text_lengths": 4}
+PREPARED_COLUMNS = {"type": 1, "category": 1, "city": 1, "img": 1, "text_lengths": 4}
 
 
 def check_prepared_index(site, outputs, report):
@@ -242,8 +242,8 @@ def check_prepared_index(site, outputs, report):
     entries = load_json(site, index_path, report) if index_path and site.exists(index_path) else None
     if not isinstance(prepared, dict) or not isinstance(entries, list):
         return
-    columns = {name: (len(prepared[name]), 1) for name in ("slug", "img")
-               if isinstance(prepared.get(name), list)}
+    slugs = prepared.get("slug")
+    columns = {"slug": (len(slugs.split(" ")) if slugs else 0, 1)} if isinstance(slugs, str) else {}
     for name, per_entry in PREPARED_COLUMNS.items():
         if isinstance(prepared.get(name), str):
             ends = sum(0x23 <= ord(character) <= 0x42 for character in prepared[name])

@@ -181,8 +181,9 @@
   /* The prepared index's columns as typed arrays. */
   function decodeColumns(data) {
     var type = decodeNumbers(data.type);
-    return { tokens: data.tokens, type: type, slug: data.slug, img: data.img,
+    return { tokens: data.tokens, type: type, slug: data.slug, img: decodeNumbers(data.img),
              url_patterns: data.url_patterns, url_exceptions: data.url_exceptions,
+             img_patterns: data.img_patterns, img_exceptions: data.img_exceptions,
              keywords: data.keywords,
              text_lengths: decodeNumbers(data.text_lengths),
              text_tokens: decodeNumbers(data.text_tokens),
@@ -196,10 +197,13 @@
   function columnsFromEntries(entries) {
     var tokens = [], tokenIds = new Map(), position = new Map();
     var count = entries.length, lengths = new Int32Array(count * FIELDS), textTokens = [];
-    var columns = { url_patterns: TYPES.map(function () { return ""; }), tokens: tokens,
-                    type: new Int32Array(count), slug: [], text_lengths: lengths,
-                    category: new Int32Array(count), city: new Int32Array(count), img: [],
-                    url_exceptions: [], keywords: [] };
+    var none = TYPES.map(function () { return ""; });
+    var columns = { url_patterns: none, img_patterns: none, tokens: tokens,
+                    type: new Int32Array(count), text_lengths: lengths,
+                    slug: entries.map(function (entry) { return entry.s; }).join(" "),
+                    category: new Int32Array(count), city: new Int32Array(count),
+                    img: new Int32Array(count), url_exceptions: [], img_exceptions: [],
+                    keywords: [] };
     function ids(text) {
       if (!text) return [];
       return text.split(" ").map(function (token) {
@@ -219,7 +223,6 @@
     entries.forEach(function (entry, at) { position.set(entry.t + "/" + entry.s, at); });
     entries.forEach(function (entry, at) {
       columns.type[at] = TYPES.indexOf(entry.t);
-      columns.slug.push(entry.s);
       TEXT_FIELDS.forEach(function (field, f) {
         var list = ids(entry[field]);
         lengths[at * FIELDS + f] = list.length;
@@ -227,7 +230,7 @@
       });
       columns.category[at] = find("category", entry.cs);
       columns.city[at] = find("location", entry.ls);
-      columns.img.push(entry.img || "");
+      if (entry.img) columns.img_exceptions.push([at, entry.img]);
       columns.url_exceptions.push([at, entry.url]);
       if (entry.k && entry.k.length) columns.keywords.push([at, entry.k.map(ids)]);
     });
@@ -386,7 +389,9 @@
     });
     return {
       prepared: true,
-      count: count, tokens: data.tokens, slug: data.slug, img: data.img, type: type,
+      count: count, tokens: data.tokens, slugs: data.slug, slugStart: slugStart(data.slug, count),
+      type: type, img: data.img, imgPatterns: data.img_patterns,
+      imgExceptions: data.img_exceptions,
       urlPatterns: data.url_patterns, urlExceptions: data.url_exceptions,
       tokenCount: tokenCount, tokenWordStart: tokenWordStart, tokenWords: tokenWords,
       words: sortedWords, forms: forms, wordForm: wordForm, stemForm: stemForm,
@@ -395,6 +400,15 @@
       otherPostings: otherPostings, category: category, city: city, members: members,
       terms: terms, order: new Int32Array(order)
     };
+  }
+
+  /* Where each of the ``count`` slugs of a space-separated list starts; one more start
+     after the end. */
+  function slugStart(slugs, count) {
+    var start = new Int32Array(count + 1), at = 1;
+    for (var i = 0; i < slugs.length; i++) if (slugs.charCodeAt(i) === 32) start[at++] = i + 1;
+    start[count] = slugs.length + 1;
+    return start;
   }
 
   /* What a searcher reads, from /search-index.json's entries, a prepared index's
@@ -486,10 +500,11 @@
     var index = prepareIndex(data);
     var count = index.count, textStart = index.textStart, textTokens = index.textTokens;
     var urlExceptions = new Map(index.urlExceptions);
+    var imgExceptions = new Map(index.imgExceptions);
     var keywordTokens = new Map(index.keywords);
     var positions = new Map();
     index.terms.category.concat(index.terms.location).forEach(function (entry) {
-      positions.set(TYPES[index.type[entry]] + "/" + index.slug[entry], entry);
+      positions.set(TYPES[index.type[entry]] + "/" + slug(entry), entry);
     });
     // Reused by every keystroke: big arrays made anew each time keep the collector busy.
     var marks = new Uint8Array(count);
@@ -510,21 +525,35 @@
       return tokens.join(" ");
     }
 
+    function slug(entry) {
+      return index.slugs.slice(index.slugStart[entry], index.slugStart[entry + 1] - 1);
+    }
+
+    function fromPattern(pattern, entry) {
+      return pattern.split(SLUG_FIELD).join(slug(entry));
+    }
+
+    function img(entry) {
+      var exception = imgExceptions.get(entry);
+      if (exception !== undefined) return exception;
+      return index.img[entry] ? fromPattern(index.imgPatterns[index.type[entry]], entry) : "";
+    }
+
     function url(entry) {
       var exception = urlExceptions.get(entry);
       if (exception !== undefined) return exception;
-      return index.urlPatterns[index.type[entry]].split(SLUG_FIELD).join(index.slug[entry]);
+      return fromPattern(index.urlPatterns[index.type[entry]], entry);
     }
 
     /* The entry as /search-index.json has it, for a result card (no coordinates). */
     function entryAt(entry) {
-      var result = { t: TYPES[index.type[entry]], s: index.slug[entry], n: text(entry, NAME) };
+      var result = { t: TYPES[index.type[entry]], s: slug(entry), n: text(entry, NAME) };
       var optional = [["n_en", text(entry, NAME_EN)], ["n_fr", text(entry, NAME_FR)]];
       var category = index.category[entry], city = index.city[entry];
       if (category >= 0) optional.push(["c", text(category, NAME)]);
-      optional.push(["a", text(entry, ADDRESS)], ["img", index.img[entry]]);
-      if (category >= 0) optional.push(["cs", index.slug[category]]);
-      if (city >= 0) optional.push(["ls", index.slug[city]]);
+      optional.push(["a", text(entry, ADDRESS)], ["img", img(entry)]);
+      if (category >= 0) optional.push(["cs", slug(category)]);
+      if (city >= 0) optional.push(["ls", slug(city)]);
       optional.forEach(function (pair) { if (pair[1]) result[pair[0]] = pair[1]; });
       result.url = url(entry);
       return result;
@@ -728,11 +757,11 @@
         if (oneWord) cut = unshownRank(buckets, limit);
       }
       index.terms.category.forEach(function (term) {
-        if (categoryCounts[term]) facets.category[index.slug[term]] = categoryCounts[term];
+        if (categoryCounts[term]) facets.category[slug(term)] = categoryCounts[term];
         categoryCounts[term] = 0;
       });
       index.terms.location.forEach(function (term) {
-        if (cityCounts[term]) facets.city[index.slug[term]] = cityCounts[term];
+        if (cityCounts[term]) facets.city[slug(term)] = cityCounts[term];
         cityCounts[term] = 0;
       });
       var items = [];
