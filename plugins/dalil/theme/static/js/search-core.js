@@ -71,10 +71,11 @@
   var loads = {};
 
   /* The index: /search-index.json's array of entries, or the prepared index's columns
-     (its format is checked); one fetch per URL and page. */
-  function loadIndex(url) {
+     (its format is checked); one fetch per URL and page, or ``started``, the fetch of
+     ``url`` already under way. */
+  function loadIndex(url, started) {
     if (!loads[url]) {
-      loads[url] = fetch(url, { credentials: "same-origin" }).then(function (response) {
+      loads[url] = (started || fetch(url, { credentials: "same-origin" })).then(function (response) {
         if (!response.ok) throw new Error("search index: HTTP " + response.status);
         return response.json();
       }).then(function (index) {

@@ -39,7 +39,8 @@
     return chosen;
   }
 
-  var worker = new Worker(root.dataset.worker);
+  // Named by the index's URL: the worker fetches it before anything else.
+  var worker = new Worker(root.dataset.worker, { name: new URL(root.dataset.index, location.href).href });
 
   /* Shows the current state's results; before the index is ready, says it is loading
      (the state is answered when it is). */
@@ -171,6 +172,5 @@
     else if (event.key === "Escape") { event.preventDefault(); input.focus(); }
   });
 
-  worker.postMessage({ type: "load", url: new URL(root.dataset.index, location.href).href });
   ask();  // answered again as soon as the index is ready: results for ?q= without a key
 })();
