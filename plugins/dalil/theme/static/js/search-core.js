@@ -294,10 +294,15 @@
 
   /* For each term (category or city entry), its listings: [terms, listings] pairs. */
   function memberPairs(termOf) {
-    var listings = [];
-    for (var e = 0; e < termOf.length; e++) if (termOf[e] >= 0) listings.push(e);
-    var entries = new Int32Array(listings), terms = new Int32Array(entries.length);
-    for (var i = 0; i < entries.length; i++) terms[i] = termOf[entries[i]];
+    var size = 0, e, at = 0;
+    for (e = 0; e < termOf.length; e++) if (termOf[e] >= 0) size++;
+    var entries = new Int32Array(size), terms = new Int32Array(size);
+    for (e = 0; e < termOf.length; e++) {
+      if (termOf[e] >= 0) {
+        entries[at] = e;
+        terms[at++] = termOf[e];
+      }
+    }
     return [terms, entries];
   }
 
@@ -347,21 +352,32 @@
     var keywords = data.keywords.map(function (pair) {
       return [pair[0], new Int32Array([].concat.apply([], pair[1]))];
     });
-    // The words of each name (n, n_en, n_fr), for name order and exact and prefix ranks.
-    var nameStart = new Int32Array(count * NAMES + 1), nameList = [], e;
+    // The words of each name (n, n_en, n_fr), for name order and exact and prefix ranks:
+    // counted, then written (no growing array).
+    var nameStart = new Int32Array(count * NAMES + 1), e, n, field, at, token;
     for (e = 0; e < count; e++) {
-      for (var n = 0; n < NAMES; n++) {
-        var field = e * FIELDS + n;
-        for (var at = textStart[field]; at < textStart[field + 1]; at++) {
-          var token = textTokens[at];
-          for (k = tokenWordStart[token]; k < tokenWordStart[token + 1]; k++) {
-            nameList.push(tokenWords[k]);
-          }
+      for (n = 0; n < NAMES; n++) {
+        var length = 0;
+        field = e * FIELDS + n;
+        for (at = textStart[field]; at < textStart[field + 1]; at++) {
+          token = textTokens[at];
+          length += tokenWordStart[token + 1] - tokenWordStart[token];
         }
-        nameStart[e * NAMES + n + 1] = nameList.length;
+        nameStart[e * NAMES + n + 1] = nameStart[e * NAMES + n] + length;
       }
     }
-    var name = new Int32Array(nameList);
+    var name = new Int32Array(nameStart[count * NAMES]), written = 0;
+    for (e = 0; e < count; e++) {
+      for (n = 0; n < NAMES; n++) {
+        field = e * FIELDS + n;
+        for (at = textStart[field]; at < textStart[field + 1]; at++) {
+          token = textTokens[at];
+          for (k = tokenWordStart[token]; k < tokenWordStart[token + 1]; k++) {
+            name[written++] = tokenWords[k];
+          }
+        }
+      }
+    }
     // Token -> entries: through a name, and through an address or a category's keywords.
     var namePostings = groupBy.apply(null, [tokenCount].concat(
       tokenPairs(count, textStart, textTokens, NAME, NAMES, [])));
