@@ -198,20 +198,26 @@ def check_vcard(site, relpath, report):
         report.problem(relpath, "has no FN")
 
 
-def check_search_index(site, outputs, report):
-    index_path, schema_path = outputs.get("search_index"), outputs.get("search_schema")
-    if not index_path or not site.exists(index_path):
-        return
-    entries = load_json(site, index_path, report)
-    if entries is None:
-        return
-    report.count("search index entries", len(entries) if isinstance(entries, list) else 0)
-    if schema_path and site.exists(schema_path):
+def load_checked(site, outputs, name, schema_name, report):
+    """The parsed output ``name``, checked against its schema ``schema_name`` when both
+    are there; None when it is off, missing or does not parse."""
+    path, schema_path = outputs.get(name), outputs.get(schema_name)
+    if not path or not site.exists(path):
+        return None
+    document = load_json(site, path, report)
+    if document is not None and schema_path and site.exists(schema_path):
         schema = load_json(site, schema_path, report)
         if schema is not None:
-            check_against_schema(site, index_path, entries, schema, schema_path, report)
+            check_against_schema(site, path, document, schema, schema_path, report)
+    return document
+
+
+def check_search_index(site, outputs, report):
+    index_path = outputs.get("search_index")
+    entries = load_checked(site, outputs, "search_index", "search_schema", report)
     if not isinstance(entries, list):
         return
+    report.count("search index entries", len(entries))
     for entry in entries:
         if not isinstance(entry, dict):
             continue
@@ -228,17 +234,8 @@ PREPARED_COLUMNS = {"type": 1, "category": 1, "city": 1, "img": 1, "text_lengths
 
 def check_prepared_index(site, outputs, report):
     """Parses, matches its schema, and has one value per entry of the search index."""
-    path, schema_path = outputs.get("search_prepared"), outputs.get("search_prepared_schema")
-    if not path or not site.exists(path):
-        return
-    prepared = load_json(site, path, report)
-    if prepared is None:
-        return
-    if schema_path and site.exists(schema_path):
-        schema = load_json(site, schema_path, report)
-        if schema is not None:
-            check_against_schema(site, path, prepared, schema, schema_path, report)
-    index_path = outputs.get("search_index")
+    path, index_path = outputs.get("search_prepared"), outputs.get("search_index")
+    prepared = load_checked(site, outputs, "search_prepared", "search_prepared_schema", report)
     entries = load_json(site, index_path, report) if index_path and site.exists(index_path) else None
     if not isinstance(prepared, dict) or not isinstance(entries, list):
         return
@@ -278,13 +275,7 @@ def check_exports(site, outputs, report):
         check_csv(site, csv_path, records, report)
     for data_key, schema_key in (("export_geojson", "export_geojson_schema"),
                                  ("datapackage", "datapackage_schema")):
-        path, schema_path = outputs.get(data_key), outputs.get(schema_key)
-        if path and site.exists(path):
-            document = load_json(site, path, report)
-            if document is not None and schema_path and site.exists(schema_path):
-                schema = load_json(site, schema_path, report)
-                if schema is not None:
-                    check_against_schema(site, path, document, schema, schema_path, report)
+        load_checked(site, outputs, data_key, schema_key, report)
 
 
 def check_csv(site, relpath, records, report):
