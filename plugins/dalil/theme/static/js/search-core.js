@@ -524,11 +524,13 @@
       positions.set(TYPES[index.type[entry]] + "/" + slug(entry), entry);
     });
     // Reused by every keystroke: big arrays made anew each time keep the collector busy.
-    var marks = new Uint8Array(count);
+    var marks = new Uint8Array(count), bounds = new Uint8Array(count);
     var flagPool = [];
     var scratch = { forms: new Uint8Array(index.forms.length),
                     words: new Uint8Array(index.words.length) };
     var categoryCounts = new Int32Array(count), cityCounts = new Int32Array(count);
+    var nameStart = index.nameStart, nameWords = index.nameWords;
+    var headPool = new Uint8Array(index.words.length);
 
     /* The flags of the tokens of an entry's fields [from, to). */
     function fieldFlags(entry, from, to, flags) {
@@ -623,8 +625,10 @@
         return list.indexOf(word) === at;
       }).map(function (word, at) { return flagWord(compileWord(word, index), at); });
       var article = ["\u0627\u0644" + queryWords[0]].concat(queryWords.slice(1));
-      return { words: words, plain: sequenceOf(queryWords), article: sequenceOf(article),
-               single: query.length === 1 };
+      var q = { words: words, plain: sequenceOf(queryWords), article: sequenceOf(article),
+                single: query.length === 1, heads: null };
+      if (queryWords.length === 1) q.heads = headsOf(q);
+      return q;
     }
 
     /* Which of ``flag`` (EXACT or TYPO) groups of the entry hold the word: RANK_NAME,
@@ -710,14 +714,37 @@
     /* The best rank the entry's names allow: RANK_EXACT when one is the query,
        RANK_PREFIX when one starts with it, else RANK_NAME. */
     function nameBound(entry, q) {
-      var bound = RANK_NAME;
-      for (var n = 0; n < NAMES; n++) {
-        var slot = entry * NAMES + n;
+      var bound = RANK_NAME, n, slot;
+      if (q.heads) {  // one query word: only the first word of each name counts
+        for (n = 0; n < NAMES; n++) {
+          slot = entry * NAMES + n;
+          var from = nameStart[slot], head = from < nameStart[slot + 1] ? q.heads[nameWords[from]] : 0;
+          if (head === 2 && nameStart[slot + 1] - from === 1) return RANK_EXACT;
+          if (head) bound = RANK_PREFIX;
+        }
+        return bound;
+      }
+      for (n = 0; n < NAMES; n++) {
+        slot = entry * NAMES + n;
         var found = Math.max(compareName(slot, q.plain), compareName(slot, q.article));
         if (found === 2) return RANK_EXACT;
         if (found === 1) bound = RANK_PREFIX;
       }
       return bound;
+    }
+
+    /* For a query of one word, per index word: 2 when it is the query (or it with the
+       article), 1 when it starts with it, else 0; what compareName finds of a name's
+       first word. */
+    function headsOf(q) {
+      var heads = headPool.fill(0);
+      [q.plain, q.article].forEach(function (sequence) {
+        heads.fill(1, sequence.last[0], sequence.last[1]);
+      });
+      [q.plain, q.article].forEach(function (sequence) {
+        if (sequence.ids[0] >= 0) heads[sequence.ids[0]] = 2;
+      });
+      return heads;
     }
 
     function termIndex(type, slug) {
@@ -754,18 +781,20 @@
       for (var b = 0; b < RANKS; b++) buckets.push([]);
       var total = 0, cut = RANKS;
       // Of one word, every marked entry matches (markCandidates marks what where()
-      // finds): one pass over the marks counts them, and the pass in name order ranks an
-      // entry only while its rank could still be shown.
+      // finds): one pass in entry order counts them and notes the best rank their names
+      // allow (1 + nameBound, 0: not kept), and the pass in name order ranks an entry only
+      // while that rank could still be shown. Name order reads memory out of order: it
+      // reads one byte per entry.
       var oneWord = q !== null && q.words.length === 1;
       for (var e = 0; oneWord && e < count; e++) {
-        if (marks[e] && keeps(e, category, city, filtered, true)) total++;
+        bounds[e] = marks[e] && keeps(e, category, city, filtered, true) ? nameBound(e, q) + 1 : 0;
+        if (bounds[e]) total++;
       }
       for (var k = 0; k < count && cut > 0; k++) {
         var entry = index.order[k];
-        if (!marks[entry]) continue;
+        if (oneWord ? !bounds[entry] || bounds[entry] - 1 >= cut : !marks[entry]) continue;
         var isListing = index.type[entry] === 0;
         if (!q && !isListing) continue;
-        if (oneWord && cut <= RANK_NAME && nameBound(entry, q) >= cut) continue;
         var score = q ? rank(entry, q) : RANK_EXACT;
         if (score < 0 || !keeps(entry, category, city, filtered, !oneWord)) continue;
         if (!oneWord) total++;
