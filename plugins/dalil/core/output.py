@@ -13,7 +13,7 @@ import gzip
 import hashlib
 import os
 import pickle
-import tempfile
+import threading
 from pathlib import Path
 
 import brotli
@@ -46,15 +46,32 @@ def write_if_changed(path, data):
     return True
 
 
+def _open_temp(target):
+    """``(fd, name)`` of a new temporary file beside ``target`` (folder made if missing).
+
+    Named after the target, the process and the thread, so two files open at once
+    never share a name, without mkstemp (the largest single cost of a cold build).
+    """
+    folder, base = os.path.split(target)
+    if len(base.encode("utf-8", "surrogateescape")) > 200:  # room for the suffix within a file name's 255 bytes
+        base = hashlib.blake2b(base.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+    name = os.path.join(folder, f".dalil-{base}.{os.getpid()}-{threading.get_native_id()}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(name, flags, 0o644)
+    except FileNotFoundError:  # only then the folder: a stat fewer for every file
+        os.makedirs(folder, exist_ok=True)
+        fd = os.open(name, flags, 0o644)
+    os.fchmod(fd, 0o644)  # whatever the umask, or a temporary file left by a killed build
+    return fd, name
+
+
 def replace_atomically(path, data):
     """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``."""
-    folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    fd, temp_name = tempfile.mkstemp(dir=folder, prefix=".dalil-", suffix=".tmp")
+    fd, temp_name = _open_temp(path)
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with open(fd, "wb") as handle:
             handle.write(data)
-        os.chmod(temp_name, 0o644)
         os.replace(temp_name, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -82,8 +99,8 @@ class DuplicateOutput(ValueError):
 MEMO_NAME = "dalil_output_memo.pickle"
 
 
-def _salt(settings):
-    """Digest of the Dalil code and the plain settings: a memo outlives neither."""
+def build_salt(settings):
+    """Digest of the Dalil code and the plain settings: a cache outlives neither."""
     package = Path(__file__).resolve().parent.parent
     hasher = hashlib.blake2b(digest_size=16)
     for path in sorted(package.rglob("*.py")):
@@ -121,9 +138,7 @@ class OutputFiles:
     def open(self, relpath, mode="w", newline=None):
         """Stream a file: yields a file object; the target changes only on success."""
         target = self._claim(relpath)
-        folder = os.path.dirname(target)
-        os.makedirs(folder, exist_ok=True)
-        fd, temp_name = tempfile.mkstemp(dir=folder, prefix=".dalil-", suffix=".tmp")
+        fd, temp_name = _open_temp(target)
         try:
             encoding = None if "b" in mode else "utf-8"
             with os.fdopen(fd, mode, encoding=encoding, newline=newline) as handle:
@@ -131,7 +146,6 @@ class OutputFiles:
             if os.path.isfile(target) and filecmp.cmp(temp_name, target, shallow=False):
                 os.unlink(temp_name)
             else:
-                os.chmod(temp_name, 0o644)
                 os.replace(temp_name, target)
                 self.written[target] = True
         except BaseException:
@@ -203,11 +217,23 @@ class OutputFiles:
     def write_keyed(self, relpath, key, data):
         """``write``, remembering ``key`` for the next build's ``keep_if_current``."""
         data = data.encode("utf-8") if isinstance(data, str) else data
-        changed = self.write(relpath, data)
+        changed = write_if_changed(self.reserve(relpath), data)
+        self.record_keyed(relpath, key, changed, len(data))
+        return changed
+
+    def reserve(self, relpath):
+        """Claim ``relpath`` for a worker process to write with ``write_if_changed``:
+        its absolute path. ``record_keyed`` once it is written."""
+        return self._claim(relpath)
+
+    def record_keyed(self, relpath, key, changed, size):
+        """A reserved file was written (``changed``: its bytes differ) from ``key``."""
+        self.written[self.path_for(relpath)] = changed
         if self._settings.get("CACHE_CONTENT"):
             key_digest = self._key_digests.pop(str(relpath), None) or self._key_digest(key)
-            self._memo_now[str(relpath)] = (key_digest, len(data))
-        return changed
+            self._memo_now[str(relpath)] = (key_digest, size)
+        if self.observer is not None:
+            self.observer.mark(str(relpath))
 
     def _key_digest(self, key):
         self._load_memo()  # sets the salt
@@ -215,7 +241,7 @@ class OutputFiles:
 
     def _load_memo(self):
         if self._memo is None:
-            self._salt = _salt(self._settings)
+            self._salt = build_salt(self._settings)
             self._memo = {}
             if self._settings.get("LOAD_CONTENT_CACHE"):
                 with contextlib.suppress(OSError, pickle.PickleError, EOFError, ValueError, TypeError):

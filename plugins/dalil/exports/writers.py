@@ -8,7 +8,7 @@ import contextlib
 import csv
 import json
 
-from dalil.core.output import PRECOMPRESSED
+from dalil.core.output import PRECOMPRESSED, write_if_changed
 from dalil.core.parallel import Pool
 
 from .records import FIELDS, export_record, geojson_feature
@@ -98,20 +98,24 @@ def write_exports(files, directory, config, siteurl, workers=1):
 
 def write_vcards(files, listings, save_as, workers):
     """One card per listing; on a cached rebuild an unchanged listing's card is kept
-    without being made again, and the others are made in worker processes."""
+    without being made again, and the others are made and written in worker processes."""
     pending = []
     for index, listing in enumerate(listings):
         relpath = save_as.format(slug=listing.slug)
         if not files.keep_if_current(relpath, vcard_key(listing)):
-            pending.append(index)
+            pending.append((index, files.reserve(relpath)))
     with Pool(listings, workers) as pool:
-        for index, card in pool.map(_vcards_chunk, pending):
+        for (index, _), (changed, size) in pool.map(_vcards_chunk, pending):
             listing = listings[index]
-            files.write_keyed(save_as.format(slug=listing.slug), vcard_key(listing), card)
+            files.record_keyed(save_as.format(slug=listing.slug), vcard_key(listing), changed, size)
     return len(listings)
 
 
-def _vcards_chunk(listings, indexes):
-    # Indexes, not listings, go to the workers: a pickled listing drags its
-    # category's and city's every listing along.
-    return [listing_vcard(listings[index]) for index in indexes]
+def _vcards_chunk(listings, jobs):
+    """``(changed, size)`` of each ``(index, path)`` card written. Indexes, not listings,
+    go to the workers: a pickled listing drags its category's and city's every listing along."""
+    results = []
+    for index, path in jobs:
+        data = listing_vcard(listings[index]).encode("utf-8")
+        results.append((write_if_changed(path, data), len(data)))
+    return results
