@@ -7,6 +7,7 @@ a second write to one path in one build is refused, and a file whose bytes did
 not change is left alone so its mtime survives (rsync and S3 move only changes).
 """
 
+import concurrent.futures
 import contextlib
 import filecmp
 import gzip
@@ -187,8 +188,11 @@ class OutputFiles:
             return
         with open(target, "rb") as handle:
             data = handle.read()
-        for suffix, compress in PRECOMPRESSED.items():
-            self.write(str(relpath) + suffix, compress(data))
+        # zlib lets go of the GIL while it compresses: the copies are made side by side.
+        with concurrent.futures.ThreadPoolExecutor(len(PRECOMPRESSED)) as threads:
+            copies = list(threads.map(lambda compress: compress(data), PRECOMPRESSED.values()))
+        for suffix, copy in zip(PRECOMPRESSED, copies):
+            self.write(str(relpath) + suffix, copy)
 
     def keep_if_current(self, relpath, key):
         """True if the last build wrote ``relpath`` from the same ``key`` and the file is
