@@ -69,6 +69,7 @@ class DirectoryGenerator(Generator):
         self.content_folder = os.path.basename(os.path.abspath(self.path))
         self.collator = None  # loaded by the first process that needs it
         self.sort_keys = {}  # id(listing or term) -> collation key of its name
+        self.known_sort_keys = {}  # name -> collation key, from the cache
         self.record_digests = {}  # id(listing) -> digest of its own fields
         self.sources_read = 0
         self.started = time.perf_counter()
@@ -93,6 +94,10 @@ class DirectoryGenerator(Generator):
             record = self.source_cache.get(relpath, os.path.join(self.path, relpath))
             if record is None:
                 to_read.append((kind, relpath))
+                # An edited file mostly keeps its name: no collation table to load for it.
+                previous = self.source_cache.previous(relpath)
+                if previous is not None and previous.get("sort_key") is not None:
+                    self.known_sort_keys[previous["fields"]["name"]] = previous["sort_key"]
             else:
                 records[relpath] = record
         with Pool(self, self.workers) as pool:
@@ -118,6 +123,8 @@ class DirectoryGenerator(Generator):
 
     def collation_key(self, name):
         """``name``'s Unicode collation key (the table is loaded on first use)."""
+        if name in self.known_sort_keys:
+            return self.known_sort_keys[name]
         if self.collator is None:
             self.collator = Collator()
         return self.collator.sort_key(name)

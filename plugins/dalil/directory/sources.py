@@ -174,6 +174,11 @@ class SourceCache:
         known = self.shards[self._shard(relpath)].get(relpath)
         return known[1] if known is not None and known[0] == stamp else None
 
+    def previous(self, relpath):
+        """The record ``relpath`` had when it was last made, changed since or not."""
+        known = self.shards[self._shard(relpath)].get(relpath)
+        return known[1] if known is not None else None
+
     def put(self, relpath, record):
         """Keep ``record``, made from the file as ``get`` last saw it."""
         stamp = self._stamps.get(relpath)
