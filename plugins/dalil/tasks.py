@@ -135,8 +135,11 @@ class CachedBuilds:
         from pelican import Pelican
         from pelican.settings import read_settings
 
-        self.pelican = Pelican(read_settings(str(Path.cwd() / self.settings_file),
-                                             override=self.OVERRIDE))
+        from dalil.core.settings import BUILD_MEMORY_KEY
+
+        settings = read_settings(str(Path.cwd() / self.settings_file), override=self.OVERRIDE)
+        settings[BUILD_MEMORY_KEY] = {}
+        self.pelican = Pelican(settings)
 
     def build(self):
         if self.pelican is None:
