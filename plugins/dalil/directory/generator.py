@@ -17,6 +17,7 @@ from dalil.core.i18n import N_
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
 from dalil.core.output import OBSERVER_KEY, write_if_changed
 from dalil.core.pages import register_page
+from dalil.core.settings import BUILD_MEMORY_KEY
 from dalil.core.parallel import Pool, worker_count
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import report_removed
@@ -65,7 +66,7 @@ class DirectoryGenerator(Generator):
         self.workers = worker_count(self.config.workers)
         self.lean_reader = LeanMarkdownReader(reader_settings)
         self.near_me_index = near_me_index(self.settings)
-        self.source_cache = SourceCache(self.settings, "dalil_directory_records")
+        self.source_cache = source_cache(self.settings)
         self.content_folder = os.path.basename(os.path.abspath(self.path))
         self.collator = None  # loaded by the first process that needs it
         self.sort_keys = {}  # id(listing or term) -> collation key of its name
@@ -371,6 +372,18 @@ class DirectoryGenerator(Generator):
         if isinstance(self.writer, DalilWriter):
             self.writer_counts = (self.writer.changed, self.writer.unchanged)
         print_summary(self, time.perf_counter() - self.started)
+
+
+def source_cache(settings):
+    """The source records: kept in memory from one livereload build to the next."""
+    memory = settings.get(BUILD_MEMORY_KEY)
+    cache = memory.get("directory_sources") if memory is not None else None
+    if cache is None:
+        cache = SourceCache(settings, "dalil_directory_records")
+        if memory is not None:
+            memory["directory_sources"] = cache
+    cache.start_build()
+    return cache
 
 
 def near_me_index(settings):

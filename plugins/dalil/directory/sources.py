@@ -146,8 +146,7 @@ class SourceCache:
              markdown.__version__, pelican.__version__)).encode("utf-8")
         self.shards = [{} for _ in range(SHARDS)]
         self.changed = set()  # numbers of the shards to save
-        self.seen = set()
-        self._stamps = {}
+        self.start_build()
         if self.enabled and settings.get("LOAD_CONTENT_CACHE"):
             for number in range(SHARDS):
                 with contextlib.suppress(OSError, pickle.PickleError, EOFError, ValueError,
@@ -156,6 +155,11 @@ class SourceCache:
                         salt, entries = pickle.load(handle)
                     if salt == self.salt:
                         self.shards[number] = entries
+
+    def start_build(self):
+        """Forget which files the last build read (a cache kept in memory between builds)."""
+        self.seen = set()
+        self._stamps = {}
 
     def _shard_path(self, number):
         return os.path.join(self.folder, f"{number:02d}.pickle")
