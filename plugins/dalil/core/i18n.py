@@ -132,4 +132,6 @@ def install_interface(generator):
                        script_messages_json=scripts_json, content_attrs=content_attrs)
     env.filters["number"] = lambda value: format_number(value, cfg.lang)
     env.filters["day"] = lambda value: format_day(value, cfg.lang)
-    env.filters["weekday"] = lambda value: weekday_name(value, cfg.lang)
+    # Looked up once: a listing page names the seven days twice.
+    day_names = [weekday_name(day, cfg.lang) for day in range(7)]
+    env.filters["weekday"] = lambda value: day_names[value]
