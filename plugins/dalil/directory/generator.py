@@ -3,6 +3,7 @@
 import logging
 import os
 import posixpath
+import struct
 import time
 from pathlib import Path
 
@@ -123,12 +124,15 @@ class DirectoryGenerator(Generator):
         return term_record(kind, content, metadata, where, self.collation_key)
 
     def collation_key(self, name):
-        """``name``'s Unicode collation key (the table is loaded on first use)."""
+        """``name``'s Unicode collation key (the table is loaded on first use), packed as
+        big-endian 32-bit weights: bytes compare as the tuple of weights does, in a
+        quarter of its memory (10,000 keys are kept)."""
         if name in self.known_sort_keys:
             return self.known_sort_keys[name]
         if self.collator is None:
             self.collator = Collator()
-        return self.collator.sort_key(name)
+        weights = self.collator.sort_key(name)
+        return struct.pack(f">{len(weights)}I", *weights)
 
     def read_source(self, relpath):
         """``(content, metadata)`` of one source file (runs in a worker)."""
@@ -214,6 +218,8 @@ class DirectoryGenerator(Generator):
         listings = self._read_listings(categories, cities, errors)
         self.readers.save_cache()
         self.source_cache.save()
+        if BUILD_MEMORY_KEY not in self.settings:
+            self.source_cache = None  # the model shares its text; the rest is freed
 
         published = [listing for listing in listings if listing.status == "published"]
         for listing in published:
@@ -232,6 +238,7 @@ class DirectoryGenerator(Generator):
             categories_by_name=sorted(categories.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
             cities_by_name=sorted(cities.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
         )
+        self.sort_keys = self.known_sort_keys = {}  # sorted: not needed any more
         self.context[CONTEXT_KEY] = self.directory
         # Listing pages tell "open now" with the build's zone data (see hours.utc_offsets).
         self.context[UTC_OFFSETS_KEY] = ";".join(
