@@ -5,8 +5,6 @@ import logging
 import re
 import unicodedata
 
-from bs4 import BeautifulSoup
-
 from .sanitize import ANY_TAG, needs_parsing, sanitize_html
 
 logger = logging.getLogger(__name__)
@@ -35,6 +33,8 @@ def plain_text(value):
         return ""
     value = str(value)
     if "<" in value and needs_parsing(value):
+        from bs4 import BeautifulSoup  # as in sanitize_html: rarely needed
+
         value = BeautifulSoup(value, "html.parser").get_text()
     elif "<" in value:
         # Markdown's usual tags only (a summary's <p>): nothing to parse but the tags.
