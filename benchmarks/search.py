@@ -28,7 +28,7 @@ import time
 import urllib.parse
 from pathlib import Path
 
-from dalil.core.output import PRECOMPRESSED
+from dalil.core.output import PRECOMPRESSED, compressed
 from dalil.search.index import TYPES, make_entry, serialise
 from dalil.search.prepared import prepared_index, serialise_prepared
 from dalil.search.settings import search_settings
@@ -141,8 +141,8 @@ def synthetic_entries(count, seed=1):
 
 def sizes(data):
     """Raw bytes, and the build's .gz and .br copies (what nginx sends)."""
-    return {"raw": len(data), **{suffix[1:]: len(compress(data))
-                                 for suffix, compress in sorted(PRECOMPRESSED.items())}}
+    return {"raw": len(data), **{suffix[1:]: len(compressed(data, suffix))
+                                 for suffix in sorted(PRECOMPRESSED)}}
 
 
 def build_site(workdir):

@@ -135,8 +135,11 @@ class CachedBuilds:
         from pelican import Pelican
         from pelican.settings import read_settings
 
-        self.pelican = Pelican(read_settings(str(Path.cwd() / self.settings_file),
-                                             override=self.OVERRIDE))
+        from dalil.core.settings import BUILD_MEMORY_KEY
+
+        settings = read_settings(str(Path.cwd() / self.settings_file), override=self.OVERRIDE)
+        settings[BUILD_MEMORY_KEY] = {}
+        self.pelican = Pelican(settings)
 
     def build(self):
         if self.pelican is None:
@@ -161,12 +164,12 @@ def livereload(c):
     from livereload import Server
 
     from dalil.sitefiles.headers import header_policy
-    from dalil.sitefiles.serving import live_reload_handler
+    from dalil.sitefiles.serving import ChangeWatcher, live_reload_handler
 
     settings = site_settings(CONFIG["settings_base"])
     builds = CachedBuilds(c, CONFIG["settings_base"])
     builds.build()
-    server = Server()
+    server = Server(watcher=ChangeWatcher())
     server.SFH = live_reload_handler(header_policy(settings))  # INTERFACE.md's types
     server.watch(CONFIG["settings_base"], builds.settings_changed)
     for pattern in (f"{settings['THEME']}/**/*", f"{settings['PATH']}/**/*"):

@@ -49,3 +49,25 @@ def test_rebuilds_reuse_one_pelican_and_survive_an_error(tmp_path):
     assert "سطر جديد." in page
     # Each build used the content cache.
     assert (tmp_path / "cache").is_dir()
+
+
+def test_the_change_watcher_runs_the_tasks_whose_patterns_a_changed_file_matches(tmp_path):
+    from dalil.sitefiles.serving import ChangeWatcher
+
+    ran = []
+    watcher = ChangeWatcher()
+    watcher.watch(str(tmp_path / "pelicanconf.py"), lambda: ran.append("settings"))
+    watcher.watch(f"{tmp_path}/content/**/*", lambda: ran.append("content"))
+    watcher.watch(f"{tmp_path}/package/**/*", lambda: ran.append("templates"),
+                  ignore=lambda path: path.endswith(".py"))
+    watcher.watch(f"{tmp_path}/package/**/*.py", lambda: ran.append("code"))
+    watcher._changed = {str(tmp_path / "content/listings/a.md")}
+    assert watcher.examine() == (str(tmp_path / "content/listings/a.md"), None)
+    watcher._changed = {str(tmp_path / "package/x/y.py"), str(tmp_path / "output/index.html")}
+    watcher.examine()
+    watcher._changed = {str(tmp_path / "pelicanconf.py"), str(tmp_path / "content.md"),
+                        str(tmp_path / "package/x/t.html")}
+    watcher.examine()
+    watcher._changed = {str(tmp_path / "output/directory/index.html")}
+    assert watcher.examine() == (None, None)
+    assert ran == ["content", "code", "settings", "templates"]

@@ -162,6 +162,28 @@ def test_precompressed_copies_follow_their_file(tmp_path):
     files.precompress("index.json")
     assert {suffix: (tmp_path / f"index.json{suffix}").read_bytes()
             for suffix in (".br", ".gz")} == copies  # and the same bytes: reproducible
+
+
+@pytest.mark.parametrize("size", [0, 1, 65_535, 65_536, 200_001])
+def test_precompressed_copies_are_made_in_chunks_with_the_bytes_of_one_call(tmp_path, size):
+    import gzip
+    import random
+
+    import brotli
+
+    from dalil.core.output import OutputFiles, compressed
+
+    words = ["مطعم", "الزيتونة", "الدار", "البيضاء", "restaurant", "0612345678", "\n"]
+    rng = random.Random(size)
+    data = " ".join(rng.choice(words) for _ in range(size)).encode("utf-8")[:size]
+    files = OutputFiles(tmp_path)
+    files.write("index.json", data)
+    files.precompress("index.json")
+    gz = (tmp_path / "index.json.gz").read_bytes()
+    br = (tmp_path / "index.json.br").read_bytes()
+    assert gz == gzip.compress(data, compresslevel=9, mtime=0)  # the gzip of one call, exactly
+    assert gzip.decompress(gz) == data and brotli.decompress(br) == data
+    assert compressed(data, ".br") == br and compressed(data, ".gz") == gz
 def test_compiled_templates_are_reused_only_under_the_same_options(tmp_path):
     from jinja2 import DictLoader, Environment
 

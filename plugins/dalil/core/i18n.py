@@ -56,6 +56,9 @@ def read_catalog(lang, domain=DOMAIN):
     with (LOCALES / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as source:
         return read_po(source, locale=lang, domain=domain)
 
+# The build's compiled catalogs: (language, translations, the scripts' messages as JSON).
+CATALOGS_KEY = "dalil_interface_catalogs"
+
 
 def translations(lang, domain=DOMAIN):
     """The ``lang`` catalog of ``domain``, compiled from its ``.po`` source."""
@@ -111,10 +114,16 @@ def install_interface(generator):
     cfg = interface_settings(generator.settings)
     env = generator.env
     env.add_extension("jinja2.ext.i18n")
-    env.install_gettext_translations(translations(cfg.lang), newstyle=True)
-    # The page's JSON block for i18n.js: escaped for HTML, Arabic kept as text.
-    scripts_json = htmlsafe_json_dumps(script_messages(cfg.lang), ensure_ascii=False,
-                                       sort_keys=True, allow_nan=False)
+    # Compiled once per build (the context is the build's), not once per generator.
+    catalogs = generator.context.get(CATALOGS_KEY)
+    if catalogs is None or catalogs[0] != cfg.lang:
+        # The page's JSON block for i18n.js: escaped for HTML, Arabic kept as text.
+        catalogs = generator.context[CATALOGS_KEY] = (
+            cfg.lang, translations(cfg.lang),
+            htmlsafe_json_dumps(script_messages(cfg.lang), ensure_ascii=False,
+                                sort_keys=True, allow_nan=False))
+    _, compiled, scripts_json = catalogs
+    env.install_gettext_translations(compiled, newstyle=True)
     # Content keeps its language (DEFAULT_LANG) inside a page of another interface.
     content_lang = generator.settings.get("DEFAULT_LANG") or cfg.lang
     content_attrs = Markup(' lang="{}" dir="auto"').format(content_lang) \
@@ -123,4 +132,6 @@ def install_interface(generator):
                        script_messages_json=scripts_json, content_attrs=content_attrs)
     env.filters["number"] = lambda value: format_number(value, cfg.lang)
     env.filters["day"] = lambda value: format_day(value, cfg.lang)
-    env.filters["weekday"] = lambda value: weekday_name(value, cfg.lang)
+    # Looked up once: a listing page names the seven days twice.
+    day_names = [weekday_name(day, cfg.lang) for day in range(7)]
+    env.filters["weekday"] = lambda value: day_names[value]

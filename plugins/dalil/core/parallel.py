@@ -74,7 +74,8 @@ class Pool:
         return self._pool
 
     def map(self, function, items, chunk_size=CHUNK_SIZE):
-        """Yield ``(item, result)`` in the order of ``items``."""
+        """``(item, result)`` pairs in the order of ``items``, an iterator. Workers start
+        at once: the caller may do other work before reading the results."""
         items = list(items)
         chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
         parallel = (self.workers > 1 and len(items) >= MIN_PARALLEL_ITEMS
@@ -83,5 +84,5 @@ class Pool:
             results = self._ensure_pool().imap(_call, [(function, chunk) for chunk in chunks])
         else:
             results = (function(self.state, chunk) for chunk in chunks)
-        for chunk, chunk_results in zip(chunks, results):
-            yield from zip(chunk, chunk_results)
+        return (pair for chunk, chunk_results in zip(chunks, results)
+                for pair in zip(chunk, chunk_results))

@@ -5,6 +5,11 @@ import logging
 
 logger = logging.getLogger(__name__)
 
+# A dict that ``invoke livereload`` puts in the settings it builds with: what one of its
+# in-process builds leaves there, the next finds (the directory's source records).
+# Settings read again start it empty. Not a setting: lowercase, in no digest or salt.
+BUILD_MEMORY_KEY = "dalil_build_memory"
+
 
 def read_settings(cls, settings, prefix):
     """Build ``cls`` from the ``PREFIX_NAME`` keys of Pelican's settings.

@@ -5,9 +5,7 @@ import logging
 import re
 import unicodedata
 
-from bs4 import BeautifulSoup
-
-from .sanitize import sanitize_html
+from .sanitize import ANY_TAG, needs_parsing, sanitize_html
 
 logger = logging.getLogger(__name__)
 
@@ -34,8 +32,13 @@ def plain_text(value):
     if value is None:
         return ""
     value = str(value)
-    if "<" in value:
+    if "<" in value and needs_parsing(value):
+        from bs4 import BeautifulSoup  # as in sanitize_html: rarely needed
+
         value = BeautifulSoup(value, "html.parser").get_text()
+    elif "<" in value:
+        # Markdown's usual tags only (a summary's <p>): nothing to parse but the tags.
+        value = html.unescape(ANY_TAG.sub("", value))
     elif "&" in value:
         # Without a tag there is no markup to parse (a URL with "&" is no document).
         value = html.unescape(value)
@@ -45,13 +48,26 @@ def plain_text(value):
     return _WHITESPACE.sub(" ", value).strip()
 
 
-def html_text(value, source=None):
-    """Return HTML safe to publish: characters that XML 1.0 forbids removed, and what
-    a strict Content-Security-Policy blocks (scripts, styles, event handlers,
-    ``javascript:`` URLs) taken out, with a warning naming ``source`` when given."""
-    clean, removed = sanitize_html(strip_unsafe(value or ""))
+def clean_html(value, removed):
+    """HTML safe to publish: characters that XML 1.0 forbids removed, and what a strict
+    Content-Security-Policy blocks (scripts, styles, event handlers, ``javascript:``
+    URLs) taken out; the names of what was taken out are added to ``removed``."""
+    clean, taken_out = sanitize_html(strip_unsafe(value or ""))
+    removed.extend(taken_out)
+    return clean
+
+
+def report_removed(source, removed):
+    """Warn, naming ``source``, that ``clean_html`` took ``removed`` out of its HTML."""
     if removed and source:
         logger.warning("%s: removed %s from the HTML (pages run no script or style of their "
                        "content, so that a strict Content-Security-Policy holds)",
                        source, ", ".join(sorted(set(removed))))
+
+
+def html_text(value, source=None):
+    """``clean_html`` of ``value``, with a warning naming ``source`` when given."""
+    removed = []
+    clean = clean_html(value, removed)
+    report_removed(source, removed)
     return clean

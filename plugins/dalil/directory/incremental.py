@@ -24,7 +24,7 @@ from pelican.urlwrappers import URLWrapper
 
 import dalil
 
-from .model import Listing, Term
+from .model import Term
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,6 @@ PAGE_NAMES = {"listing", "json_ld", "noindex", "term", "page_listings", "page_nu
 # Settings that change how a build runs, never what it writes.
 _NOT_OUTPUT_SETTINGS = {"DALIL_DIRECTORY_WORKERS", "CACHE_CONTENT", "LOAD_CONTENT_CACHE",
                         "DALIL_PERF_TIMINGS_PATH"}
-_LISTING_FIELDS = [f.name for f in dataclasses.fields(Listing) if f.name not in ("category", "city")]
 _TERM_FIELDS = [f.name for f in dataclasses.fields(Term) if f.name != "listings"]
 
 
@@ -83,11 +82,6 @@ def digest(text):
 
 def term_key(term):
     return tuple(getattr(term, name) for name in _TERM_FIELDS)
-
-
-def listing_key(listing):
-    return (tuple(getattr(listing, name) for name in _LISTING_FIELDS),
-            term_key(listing.category), term_key(listing.city))
 
 
 def _template_names(env, names):

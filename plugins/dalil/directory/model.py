@@ -37,7 +37,7 @@ class Term:
     keywords: tuple = ()
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # no attribute dict for each of 10,000 listings
 class Listing:
     slug: str
     name: str

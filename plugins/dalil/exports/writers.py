@@ -8,7 +8,7 @@ import contextlib
 import csv
 import json
 
-from dalil.core.output import PRECOMPRESSED
+from dalil.core.output import PRECOMPRESSED, write_if_changed
 from dalil.core.parallel import Pool
 
 from .records import FIELDS, export_record, geojson_feature
@@ -70,48 +70,62 @@ def write_exports(files, directory, config, siteurl, workers=1):
     Returns the number of files written or left unchanged.
     """
     count = 0
-    with contextlib.ExitStack() as stack:
-        # Every file in one pass: each record is made once and never kept.
-        writers = []
-        if config.json_save_as:
-            writers.append(JsonArrayWriter(stack.enter_context(files.open(config.json_save_as))))
-        if config.csv_save_as:
-            writers.append(CsvWriter(stack.enter_context(
-                files.open(config.csv_save_as, newline=""))))
-        if config.geojson_save_as:
-            writers.append(GeoJsonWriter(stack.enter_context(files.open(config.geojson_save_as))))
-        for listing in directory.listings:
-            record = export_record(listing, siteurl)
+    with Pool(directory.listings, workers) as pool:
+        # The workers make the cards while this process writes the exports.
+        cards = (start_vcards(files, directory.listings, config.vcard_save_as, pool)
+                 if config.vcard_save_as else None)
+        with contextlib.ExitStack() as stack:
+            # Every file in one pass: each record is made once and never kept.
+            writers = []
+            if config.json_save_as:
+                writers.append(JsonArrayWriter(stack.enter_context(files.open(config.json_save_as))))
+            if config.csv_save_as:
+                writers.append(CsvWriter(stack.enter_context(
+                    files.open(config.csv_save_as, newline=""))))
+            if config.geojson_save_as:
+                writers.append(GeoJsonWriter(stack.enter_context(
+                    files.open(config.geojson_save_as))))
+            for listing in directory.listings:
+                record = export_record(listing, siteurl)
+                for writer in writers:
+                    writer.writerecord(record, listing)
             for writer in writers:
-                writer.writerecord(record, listing)
-        for writer in writers:
-            writer.close()
-        count += len(writers)
-    for save_as in (config.json_save_as, config.csv_save_as, config.geojson_save_as):
-        if save_as:
-            files.precompress(save_as)
-            count += len(PRECOMPRESSED)
-    if config.vcard_save_as:
-        count += write_vcards(files, directory.listings, config.vcard_save_as, workers)
+                writer.close()
+            count += len(writers)
+        for save_as in (config.json_save_as, config.csv_save_as, config.geojson_save_as):
+            if save_as:
+                files.precompress(save_as)
+                count += len(PRECOMPRESSED)
+        if cards is not None:
+            count += cards()
     return count
 
 
-def write_vcards(files, listings, save_as, workers):
-    """One card per listing; on a cached rebuild an unchanged listing's card is kept
-    without being made again, and the others are made in worker processes."""
+def start_vcards(files, listings, save_as, pool):
+    """Start making one card per listing in ``pool``'s workers: on a cached rebuild an
+    unchanged listing's card is kept without being made again. Returns the function that
+    waits for the cards and records them: the number of cards."""
     pending = []
     for index, listing in enumerate(listings):
         relpath = save_as.format(slug=listing.slug)
         if not files.keep_if_current(relpath, vcard_key(listing)):
-            pending.append(index)
-    with Pool(listings, workers) as pool:
-        for index, card in pool.map(_vcards_chunk, pending):
+            pending.append((index, files.reserve(relpath)))
+    results = pool.map(_vcards_chunk, pending)
+
+    def finish():
+        for (index, _), (changed, size) in results:
             listing = listings[index]
-            files.write_keyed(save_as.format(slug=listing.slug), vcard_key(listing), card)
-    return len(listings)
+            files.record_keyed(save_as.format(slug=listing.slug), vcard_key(listing), changed, size)
+        return len(listings)
+
+    return finish
 
 
-def _vcards_chunk(listings, indexes):
-    # Indexes, not listings, go to the workers: a pickled listing drags its
-    # category's and city's every listing along.
-    return [listing_vcard(listings[index]) for index in indexes]
+def _vcards_chunk(listings, jobs):
+    """``(changed, size)`` of each ``(index, path)`` card written. Indexes, not listings,
+    go to the workers: a pickled listing drags its category's and city's every listing along."""
+    results = []
+    for index, path in jobs:
+        data = listing_vcard(listings[index]).encode("utf-8")
+        results.append((write_if_changed(path, data), len(data)))
+    return results

@@ -1,0 +1,214 @@
+"""Directory sources as records of plain data, made in worker processes, cached by stamp.
+
+A listing's or a term's file becomes a record in a worker: its Markdown converted,
+every field cleaned, its problems listed and its name's collation key computed. The
+main process only links listings to their terms and checks what spans files
+(duplicate slugs and names). Records are kept in CACHE_PATH, keyed by each file's
+modification time and size, so a rebuild reads and cleans only the files that changed;
+the cache is split in shards so that a rebuild saves only the shards it changed.
+"""
+
+import contextlib
+import hashlib
+import os
+import pickle
+
+import markdown
+import pelican
+
+from dalil.core.dates import to_utc
+from dalil.core.output import build_salt
+from dalil.core.slugs import SLUG_RULE, derive_slug, is_valid_slug
+from dalil.core.text import clean_html, plain_text
+
+from . import validate
+from .hours import parse_hours
+
+SHARDS = 16
+# Cleaned in the order a listing's problems are reported; each raises ValueError.
+_FIELD_RULES = (("phone", validate.clean_phone), ("email", validate.clean_email),
+                ("website", validate.clean_website), ("image", validate.clean_image),
+                ("status", validate.clean_status))
+
+
+def record_slug(metadata, *name_candidates):
+    """``(slug, problem)``: the given slug if valid, else one derived from the names."""
+    given = metadata.get("slug")
+    if given is not None:
+        slug = str(given).strip()
+        if not is_valid_slug(slug):
+            return None, f"Slug {slug!r} is not of the form {SLUG_RULE}"
+        return slug, None
+    slug = derive_slug(*name_candidates)
+    if not slug:
+        return None, "no Slug given and none can be derived from its names"
+    return slug, None
+
+
+def term_record(kind, content, metadata, where, collation_key):
+    """A category's or city's record: ``fields`` is None when ``problems`` stop it."""
+    name = plain_text(metadata.get("title"))
+    if not name:
+        return {"where": where, "problems": [f"has no Title (the Arabic name of the {kind})"],
+                "fields": None}
+    name_en, name_fr = plain_text(metadata.get("name_en")), plain_text(metadata.get("name_fr"))
+    slug, problem = record_slug(metadata, name_en, name_fr, name)
+    problems = [problem] if problem else []
+    schema_type = "LocalBusiness"
+    if kind == "category" and not problems:
+        try:
+            schema_type = validate.clean_schema_type(metadata.get("schema_type"))
+        except ValueError as error:
+            problems.append(str(error))
+    removed = []
+    fields = None if problems else {
+        "kind": kind, "slug": slug, "name": name, "name_en": name_en, "name_fr": name_fr,
+        "province": plain_text(metadata.get("province")), "schema_type": schema_type,
+        "description": clean_html(content, removed), "source_path": where,
+        "keywords": validate.clean_keywords(metadata.get("keywords")),
+    }
+    return {"where": where, "problems": problems, "fields": fields, "removed": removed,
+            "sort_key": collation_key(name) if fields else None}
+
+
+def listing_record(content, metadata, where, default_country, timezone, collation_key):
+    """A listing's record: ``fields`` (the ``Listing`` fields but its terms, URL and
+    path) is None when ``problems`` stop it; ``category`` and ``city`` are slugs."""
+    name = plain_text(metadata.get("title"))
+    if not name:
+        return {"where": where, "problems": ["has no Title (the Arabic name of the business)"],
+                "fields": None, "category": "", "city": ""}
+    problems = []
+    terms = {}
+    for key in ("category", "city"):
+        terms[key] = plain_text(str(metadata.get(key) or ""))
+        if not terms[key]:
+            problems.append(f"has no {key.capitalize()}")
+    fields = {}
+    for key, clean in _FIELD_RULES:
+        try:
+            fields[key] = clean(metadata.get(key))
+        except ValueError as error:
+            problems.append(str(error))
+    try:
+        fields["latitude"], fields["longitude"] = validate.clean_coordinates(
+            metadata.get("latitude"), metadata.get("longitude"))
+    except ValueError as error:
+        problems.append(str(error))
+    try:
+        fields["hours"], fields["opening_ranges"] = parse_hours(metadata.get("hours"))
+    except ValueError as error:
+        problems.append(str(error))
+    name_en, name_fr = plain_text(metadata.get("name_en")), plain_text(metadata.get("name_fr"))
+    slug, problem = record_slug(metadata, name_en, name_fr, name)
+    if problem:
+        problems.append(problem)
+    record = {"where": where, "problems": problems, "fields": None, "removed": [],
+              "category": terms["category"], "city": terms["city"]}
+    if problems:
+        return record
+    fields.update(
+        slug=slug, name=name, name_en=name_en, name_fr=name_fr,
+        street=plain_text(metadata.get("street")),
+        postal_code=plain_text(metadata.get("postal_code")),
+        country=plain_text(metadata.get("country")) or default_country,
+        date=to_utc(metadata.get("date"), timezone),
+        modified=to_utc(metadata.get("modified"), timezone),
+        summary=clean_html(metadata.get("summary"), record["removed"]),
+        content=clean_html(content, record["removed"]),
+        source_path=where,
+    )
+    record["fields"] = fields
+    record["sort_key"] = collation_key(name)
+    # The page cache's digest of these fields, made here once rather than every build.
+    record["digest"] = hashlib.blake2b(repr(sorted(fields.items())).encode("utf-8"),
+                                       digest_size=16).digest()
+    return record
+
+
+def file_stamp(path):
+    stat = os.stat(path)
+    return stat.st_mtime_ns, stat.st_size
+
+
+class SourceCache:
+    """Records by source path and stamp, in ``SHARDS`` pickles under CACHE_PATH/``name``.
+
+    A shard holds the salt of the code and settings that made it: records made by
+    other code, other settings or other versions of Markdown and Pelican are not used.
+    """
+
+    def __init__(self, settings, name):
+        self.enabled = bool(settings.get("CACHE_CONTENT"))
+        self.folder = os.path.join(settings["CACHE_PATH"], name)
+        self.salt = build_salt(settings) + repr(
+            (settings.get("MARKDOWN"), settings.get("FORMATTED_FIELDS"),
+             markdown.__version__, pelican.__version__)).encode("utf-8")
+        self.shards = [{} for _ in range(SHARDS)]
+        self.changed = set()  # numbers of the shards to save
+        self.start_build()
+        if self.enabled and settings.get("LOAD_CONTENT_CACHE"):
+            for number in range(SHARDS):
+                with contextlib.suppress(OSError, pickle.PickleError, EOFError, ValueError,
+                                         TypeError, AttributeError):
+                    with open(self._shard_path(number), "rb") as handle:
+                        salt, entries = pickle.load(handle)
+                    if salt == self.salt:
+                        self.shards[number] = entries
+
+    def start_build(self):
+        """Forget which files the last build read (a cache kept in memory between builds)."""
+        self.seen = set()
+        self._stamps = {}
+
+    def _shard_path(self, number):
+        return os.path.join(self.folder, f"{number:02d}.pickle")
+
+    @staticmethod
+    def _shard(relpath):
+        return hashlib.blake2b(relpath.encode("utf-8", "surrogateescape"), digest_size=1).digest()[0] % SHARDS
+
+    def get(self, relpath, path):
+        """The record of ``relpath`` if its file is unchanged since it was made, else None."""
+        self.seen.add(relpath)
+        try:
+            stamp = self._stamps[relpath] = file_stamp(path)
+        except OSError:
+            return None
+        known = self.shards[self._shard(relpath)].get(relpath)
+        return known[1] if known is not None and known[0] == stamp else None
+
+    def previous(self, relpath):
+        """The record ``relpath`` had when it was last made, changed since or not."""
+        known = self.shards[self._shard(relpath)].get(relpath)
+        return known[1] if known is not None else None
+
+    def put(self, relpath, record):
+        """Keep ``record``, made from the file as ``get`` last saw it."""
+        stamp = self._stamps.get(relpath)
+        if not self.enabled or stamp is None:
+            return
+        number = self._shard(relpath)
+        self.shards[number][relpath] = (stamp, record)
+        self.changed.add(number)
+
+    def save(self):
+        """Write the shards that changed; records of files no longer read are dropped."""
+        if not self.enabled:
+            return
+        for number, entries in enumerate(self.shards):
+            gone = [relpath for relpath in entries if relpath not in self.seen]
+            for relpath in gone:
+                del entries[relpath]
+            if gone:
+                self.changed.add(number)
+        if not self.changed:
+            return
+        os.makedirs(self.folder, exist_ok=True)
+        for number in sorted(self.changed):
+            path = self._shard_path(number)
+            with open(path + ".tmp", "wb") as handle:
+                pickle.dump((self.salt, self.shards[number]), handle,
+                            protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(path + ".tmp", path)
+        self.changed.clear()
