@@ -125,6 +125,28 @@ def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
     assert files.keep_if_current("b/c.vcf", ("key", 2)) is False
 
 
+def test_a_link_left_at_a_temporary_name_is_not_written_through(tmp_path):
+    """A killed build may leave its temporary name behind; a link planted there must not
+    carry the next write outside the output folder."""
+    import threading
+
+    from dalil.core.output import OutputFiles, replace_atomically
+
+    outside = tmp_path / "outside.txt"
+    outside.write_text("untouched", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    suffix = f"{os.getpid()}-{threading.get_native_id()}.tmp"
+    (out / f".dalil-a.txt.{suffix}").symlink_to(outside)
+    (out / f".dalil-b.txt.{suffix}").symlink_to(outside)
+    OutputFiles(out).write("a.txt", "أ")
+    replace_atomically(str(out / "b.txt"), "ب".encode("utf-8"))
+    assert outside.read_text(encoding="utf-8") == "untouched"
+    assert (out / "a.txt").read_text(encoding="utf-8") == "أ"
+    assert (out / "b.txt").read_text(encoding="utf-8") == "ب"
+    assert sorted(path.name for path in out.iterdir()) == ["a.txt", "b.txt"]
+
+
 def test_precompressed_copies_follow_their_file(tmp_path):
     import gzip
 

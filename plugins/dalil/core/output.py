@@ -9,6 +9,7 @@ not change is left alone so its mtime survives (rsync and S3 move only changes).
 
 import concurrent.futures
 import contextlib
+import errno
 import filecmp
 import hashlib
 import os
@@ -58,12 +59,18 @@ def _open_temp(target):
     if len(base.encode("utf-8", "surrogateescape")) > 200:  # room for the suffix within a file name's 255 bytes
         base = hashlib.blake2b(base.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
     name = os.path.join(folder, f".dalil-{base}.{os.getpid()}-{threading.get_native_id()}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+    # O_NOFOLLOW: a link left at that name must not carry the write outside the output.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(name, flags, 0o644)
     except FileNotFoundError:  # only then the folder: a stat fewer for every file
         os.makedirs(folder, exist_ok=True)
         fd = os.open(name, flags, 0o644)
+    except OSError as error:
+        if error.errno != errno.ELOOP:
+            raise
+        os.unlink(name)
+        fd = os.open(name, flags | os.O_EXCL, 0o644)
     os.fchmod(fd, 0o644)  # whatever the umask, or a temporary file left by a killed build
     return fd, name
 
