@@ -17,7 +17,7 @@ import markdown
 import pelican
 
 from dalil.core.dates import to_utc
-from dalil.core.output import build_salt
+from dalil.core.output import build_salt, replace_atomically
 from dalil.core.slugs import SLUG_RULE, derive_slug, is_valid_slug
 from dalil.core.text import clean_html, plain_text
 
@@ -204,11 +204,7 @@ class SourceCache:
                 self.changed.add(number)
         if not self.changed:
             return
-        os.makedirs(self.folder, exist_ok=True)
         for number in sorted(self.changed):
-            path = self._shard_path(number)
-            with open(path + ".tmp", "wb") as handle:
-                pickle.dump((self.salt, self.shards[number]), handle,
-                            protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(path + ".tmp", path)
+            replace_atomically(self._shard_path(number), pickle.dumps(
+                (self.salt, self.shards[number]), protocol=pickle.HIGHEST_PROTOCOL))
         self.changed.clear()
