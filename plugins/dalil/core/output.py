@@ -14,7 +14,6 @@ import filecmp
 import hashlib
 import os
 import pickle
-import struct
 import threading
 import zlib
 from pathlib import Path
@@ -99,24 +98,17 @@ CHUNK_SIZE = 1 << 16
 
 
 class _GzipStream:
-    """gzip's single-member format around a raw deflate stream, as ``gzip.compress``."""
+    """zlib's own gzip format (wbits 31, mtime 0), as ``gzip.compress(data, 9, mtime=0)``
+    writes it, behind brotli's ``process``/``finish`` interface."""
 
     def __init__(self):
-        self._deflate = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
-        self._crc = 0
-        self._size = 0
-        # magic, deflate, no flags, mtime 0, "best compression", Unix (as zlib writes it)
-        self._header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03"
+        self._deflate = zlib.compressobj(9, zlib.DEFLATED, 31)
 
     def process(self, chunk):
-        self._crc = zlib.crc32(chunk, self._crc)
-        self._size += len(chunk)
-        head, self._header = self._header, b""
-        return head + self._deflate.compress(chunk)
+        return self._deflate.compress(chunk)
 
     def finish(self):
-        return (self._header + self._deflate.flush()
-                + struct.pack("<LL", self._crc, self._size & 0xFFFFFFFF))
+        return self._deflate.flush()
 
 
 PRECOMPRESSED = {
