@@ -1,6 +1,8 @@
 """The lean reader against Pelican's, and the writer that keeps unchanged files."""
 
+import datetime as dt
 import os
+import sys
 
 import pytest
 from pelican.readers import MarkdownReader, _filter_discardable_metadata
@@ -9,6 +11,7 @@ from pelican.writers import FileOverwriteFailedError
 
 from dalil.core.writer import DalilWriter
 from dalil.directory.reader import LeanMarkdownReader
+from dalil.directory.sources import SourceCache
 from benchmarks.synthetic import generate_files
 
 SOURCES = {
@@ -228,3 +231,36 @@ def test_compiled_templates_are_reused_only_under_the_same_options(tmp_path):
     reused = environment()
     reused.compile = None  # would fail if called
     assert reused.get_template("t.html").render(x=True, y="<") == plain
+
+
+def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
+    source = tmp_path / "a.md"
+    source.write_text("Title: مطعم\n\nنص\n", encoding="utf-8")
+    config = settings() | {"CACHE_PATH": str(tmp_path / "cache"), "CACHE_CONTENT": True,
+                           "LOAD_CONTENT_CACHE": True}
+    when = dt.datetime(2026, 1, 2, 10, 30, 0, 250, tzinfo=dt.timezone.utc)
+    content = "<p>" + "نص عربي طويل " * 50 + "</p>"
+    record = {"where": "content/listings/a.md", "problems": [], "removed": ["x"],
+              "category": "cafes", "city": "rabat", "sort_key": b"\x00\x01", "digest": b"d",
+              "fields": {"name": "مطعم", "content": content, "date": when, "modified": None,
+                         "latitude": 33.5, "longitude": None,
+                         "opening_ranges": ((0, 480, 1020),), "hours": "Mo 08:00-17:00"}}
+    stale = tmp_path / "cache" / "records" / "00.pickle"  # an earlier format's shard
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"old")
+    cache = SourceCache(config, "records")
+    assert cache.get("a.md", str(source)) is None
+    cache.put("a.md", record)
+    size_before = sys.getsizeof(content)
+    cache.save()
+    # Saving attaches no UTF-8 copy to the text it stores (pickle would: twice the memory).
+    assert sys.getsizeof(content) == size_before
+    assert record["fields"]["date"] is when  # the record in use is left as it was
+    assert not stale.exists()
+
+    reloaded = SourceCache(config, "records").get("a.md", str(source))
+    assert reloaded == record
+    assert reloaded["fields"]["date"].utcoffset() == dt.timedelta(0)
+
+    source.write_text("Title: مقهى\n\nنص\n", encoding="utf-8")  # another size: another stamp
+    assert SourceCache(config, "records").get("a.md", str(source)) is None
