@@ -87,21 +87,24 @@ class DirectoryGenerator(Generator):
         base = os.path.dirname(os.path.abspath(self.path))
         return Path(os.path.relpath(source_path, base)).as_posix()
 
-    def _read_all(self, kind, paths, errors):
-        """The records of every source under ``paths``: unchanged files' from the source
-        cache, the others made in worker processes (Markdown with the lean reader)."""
-        relpaths = sorted(self.get_files(list(paths), extensions=self.readers.extensions))
-        records, to_read = {}, []
-        for relpath in relpaths:
-            record = self.source_cache.get(relpath, os.path.join(self.path, relpath))
-            if record is None:
-                to_read.append((kind, relpath))
-                # An edited file mostly keeps its name: no collation table to load for it.
-                previous = self.source_cache.previous(relpath)
-                if previous is not None and previous.get("sort_key") is not None:
-                    self.known_sort_keys[previous["fields"]["name"]] = previous["sort_key"]
-            else:
-                records[relpath] = record
+    def _read_all(self, sources, errors):
+        """``{kind: records}`` of every source of ``sources`` (``(kind, paths)`` pairs):
+        unchanged files' from the source cache, the others made in worker processes
+        (Markdown with the lean reader). One pool for every kind, so that the collation
+        table is loaded by the workers only, never by this process."""
+        relpaths, records, to_read = {}, {}, []
+        for kind, paths in sources:
+            relpaths[kind] = sorted(self.get_files(list(paths), extensions=self.readers.extensions))
+            for relpath in relpaths[kind]:
+                record = self.source_cache.get(relpath, os.path.join(self.path, relpath))
+                if record is None:
+                    to_read.append((kind, relpath))
+                    # An edited file mostly keeps its name: no collation table to load for it.
+                    previous = self.source_cache.previous(relpath)
+                    if previous is not None and previous.get("sort_key") is not None:
+                        self.known_sort_keys[previous["fields"]["name"]] = previous["sort_key"]
+                else:
+                    records[relpath] = record
         with Pool(self, self.workers) as pool:
             for (_, relpath), outcome in pool.map(_read_chunk, to_read):
                 if isinstance(outcome, str):  # a reader's own error: bad date, encoding, ...
@@ -111,7 +114,8 @@ class DirectoryGenerator(Generator):
                 records[relpath] = outcome
                 self.source_cache.put(relpath, outcome)
                 self.sources_read += 1
-        return [records[relpath] for relpath in relpaths if relpath in records]
+        return {kind: [records[relpath] for relpath in relpaths[kind] if relpath in records]
+                for kind in relpaths}
 
     def read_record(self, kind, relpath):
         """The record of one source file (runs in a worker); see ``sources``."""
@@ -153,12 +157,12 @@ class DirectoryGenerator(Generator):
             errors.add(record["where"], "%s", problem)
         return record["fields"] is not None and not record["problems"]
 
-    def _read_terms(self, kind, paths, url_pattern, save_as_pattern, errors):
+    def _read_terms(self, kind, records, url_pattern, save_as_pattern, errors):
         terms = {}
         # Listings name their category and city by slug, but exports and people tell
         # terms apart by name: two with one name would merge for them.
         by_name = {}
-        for record in self._read_all(kind, paths, errors):
+        for record in records:
             if not self._accepted(record, errors):
                 continue
             fields, where = record["fields"], record["where"]
@@ -178,10 +182,10 @@ class DirectoryGenerator(Generator):
             self.sort_keys[id(terms[slug])] = record["sort_key"]
         return terms
 
-    def _read_listings(self, categories, cities, errors):
+    def _read_listings(self, records, categories, cities, errors):
         cfg = self.config
         by_slug = {}
-        for record in self._read_all("listing", cfg.listing_paths, errors):
+        for record in records:
             where = record["where"]
             terms = {}
             for key, known in (("category", categories), ("city", cities)):
@@ -212,10 +216,13 @@ class DirectoryGenerator(Generator):
     def generate_context(self):
         cfg = self.config
         errors = ContentErrors()
-        categories = self._read_terms("category", cfg.category_paths, cfg.category_url,
+        records = self._read_all([("category", cfg.category_paths), ("city", cfg.city_paths),
+                                  ("listing", cfg.listing_paths)], errors)
+        categories = self._read_terms("category", records["category"], cfg.category_url,
                                       cfg.category_save_as, errors)
-        cities = self._read_terms("city", cfg.city_paths, cfg.city_url, cfg.city_save_as, errors)
-        listings = self._read_listings(categories, cities, errors)
+        cities = self._read_terms("city", records["city"], cfg.city_url, cfg.city_save_as, errors)
+        listings = self._read_listings(records["listing"], categories, cities, errors)
+        del records
         self.readers.save_cache()
         self.source_cache.save()
         if BUILD_MEMORY_KEY not in self.settings:
