@@ -242,3 +242,14 @@ def test_no_search_page_means_no_opensearch_and_no_link(tmp_path):
     page = BeautifulSoup(result.read("index.html"), "html.parser")
     assert page.find("link", rel="search") is None
     assert json.loads(result.read("search-index.json"))[0]["t"] == "category"
+
+
+@pytest.mark.parametrize("count", [0, 1, 512, 513, 1100])
+def test_the_index_written_in_pieces_is_the_index_as_one_json_text(count):
+    from dalil.search.index import serialise
+
+    entries = [{"t": "listing", "s": f"s{number}", "n": f"مطعم \"{number}\"\u2028", "url": "/x/"}
+               for number in range(count)]
+    whole = json.dumps(entries, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    assert serialise(entries) == whole
+    assert json.loads(serialise(entries)) == entries

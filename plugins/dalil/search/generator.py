@@ -12,7 +12,7 @@ from dalil.core.templates import add_plugin_templates
 from dalil.core.urls import root_path
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
 
-from .index import build_entries, serialise
+from .index import build_entries, serialised_pieces
 from .opensearch import SHORT_NAME_MAX, opensearch_xml
 from .prepared import prepared_index, serialise_prepared
 from .schema import prepared_index_schema, search_index_schema, serialise_schema
@@ -69,7 +69,8 @@ class SearchGenerator(Generator):
                                "index lists no listing (add dalil.directory to PLUGINS)")
             entries = build_entries(directory, self.context.get("articles", []),
                                     self.context.get("pages", []))
-            files.write(cfg.index_save_as, serialise(entries))
+            with files.open(cfg.index_save_as) as handle:
+                handle.writelines(serialised_pieces(entries))
             files.precompress(cfg.index_save_as)
             if cfg.prepared_save_as:
                 files.write(cfg.prepared_save_as, serialise_prepared(prepared_index(entries)))

@@ -69,4 +69,15 @@ def build_entries(directory, articles, pages):
 
 def serialise(entries):
     """Compact UTF-8 JSON (the browser fetches it whole), no BOM, no trailing newline."""
-    return json.dumps(entries, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return "".join(serialised_pieces(entries))
+
+
+def serialised_pieces(entries, per_piece=512):
+    """``serialise(entries)`` in pieces of ``per_piece`` entries: written one by one, the
+    index is never one string in memory (about 13 MiB at 10,000 listings)."""
+    yield "["
+    for start in range(0, len(entries), per_piece):
+        piece = json.dumps(entries[start:start + per_piece], ensure_ascii=False,
+                           allow_nan=False, separators=(",", ":"))
+        yield ("," if start else "") + piece[1:-1]
+    yield "]"
