@@ -264,3 +264,9 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
 
     source.write_text("Title: مقهى\n\nنص\n", encoding="utf-8")  # another size: another stamp
     assert SourceCache(config, "records").get("a.md", str(source)) is None
+
+
+def test_large_freed_buffers_go_back_to_the_system_under_glibc():  # Debian, as CI
+    from dalil.core.memory import return_large_buffers
+
+    assert return_large_buffers() is True

@@ -4,6 +4,7 @@ from pelican import signals
 
 from dalil.core.errors import install_log_filters
 from dalil.core.i18n import install_interface
+from dalil.core.memory import return_large_buffers
 from dalil.core.static import keep_unchanged_static
 from dalil.core.templates import escape_by_default, reuse_compiled_templates
 from dalil.core.writer import get_writer
@@ -19,6 +20,7 @@ def get_generators(pelican_object):
 
 def register():
     install_log_filters()
+    return_large_buffers()
     signals.initialized.connect(claim_directory_folders)
     signals.generator_init.connect(escape_by_default)
     signals.generator_init.connect(install_interface)

