@@ -63,7 +63,10 @@ def _open_temp(target):
     try:
         fd = os.open(name, flags, 0o644)
     except FileNotFoundError:  # only then the folder: a stat fewer for every file
-        os.makedirs(folder, exist_ok=True)
+        try:
+            os.mkdir(folder)  # most often the only one missing (a listing's own folder)
+        except OSError:
+            os.makedirs(folder, exist_ok=True)
         fd = os.open(name, flags, 0o644)
     except OSError as error:
         if error.errno != errno.ELOOP:
