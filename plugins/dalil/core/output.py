@@ -81,8 +81,13 @@ def replace_atomically(path, data):
     """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``."""
     fd, temp_name = _open_temp(path)
     try:
-        with open(fd, "wb") as handle:
-            handle.write(data)
+        # os.write, not a file object: no buffer and no fstat for each of 20,000 files.
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
         os.replace(temp_name, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
