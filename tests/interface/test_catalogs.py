@@ -7,12 +7,13 @@ import subprocess
 import sys
 import zipfile
 
+import jinja2
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 from bs4 import BeautifulSoup
 
-from dalil.core.i18n import DIRECTIONS, LOCALES, translations
+from dalil.core.i18n import DIRECTIONS, LOCALES, remembered_gettext, translations
 from tests import sitebuilder as sb
 
 from . import fixtures
@@ -194,3 +195,21 @@ def test_pages_named_by_the_code_are_named_in_the_interface_language(french, hos
     assert {"/directory/": "Annuaire", "/search/": "Rechercher",
             "/random/": "Découvrir un établissement au hasard"}.items() <= names(french).items()
     assert names(hostile)["/directory/"] == "الدليل"
+
+
+def test_remembered_gettext_shows_what_jinjas_gettext_shows():
+    template = ('{% for _n in range(2) %}{{ _("Search") }}|{{ _("50%% <off>") }}|'
+                '{{ gettext("Search") }}|{% trans city="<b>" ~ _n %}In {{ city }} time{% endtrans %}|'
+                '{{ _("%(name)s — %(category)s, %(city)s", name="&", category="a", city="b") }}|'
+                '{% autoescape false %}{{ _("<i>%%</i>") }}{% endautoescape %}{% endfor %}')
+
+    def render(remember):
+        env = jinja2.Environment(autoescape=True, extensions=["jinja2.ext.i18n"])
+        env.install_gettext_translations(translations("fr"), newstyle=True)
+        if remember:
+            env.globals["gettext"] = env.globals["_"] = remembered_gettext(env.globals["gettext"])
+        return env.from_string(template).render()
+
+    shown = render(remember=True)
+    assert "Rechercher|50% <off>|" in shown and "de &lt;b&gt;1" in shown and "<i>%</i>" in shown
+    assert shown == render(remember=False)

@@ -8,6 +8,8 @@ the ``.po`` sources under ``dalil/locales``, compiled in memory when a build sta
 come from the catalog header, which Babel writes from CLDR's rules.
 """
 
+import datetime
+import functools
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +20,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
+from jinja2 import pass_context
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
@@ -106,6 +109,24 @@ def weekday_name(day, lang):
     return get_day_names("wide", locale=lang)[day]
 
 
+def remembered_gettext(gettext):
+    """Jinja's newstyle ``gettext``, a message without variables translated and escaped
+    once per build instead of on every page (a listing page shows about thirty); ``_``
+    calls it directly, not through a lookup of ``gettext`` in the page's context."""
+    shown = {}  # message -> the text it shows, escaping on
+
+    @pass_context
+    def remembered(context, message, **variables):
+        if variables or not context.eval_ctx.autoescape:
+            return gettext(context, message, **variables)
+        text = shown.get(message)
+        if text is None:
+            text = shown[message] = gettext(context, message)
+        return text
+
+    return remembered
+
+
 def install_interface(generator):
     """``generator_init``: gettext, ``interface_lang``/``interface_dir``, the scripts'
     messages (``script_messages_json``), ``content_attrs`` (the ``lang`` and ``dir`` of
@@ -124,6 +145,7 @@ def install_interface(generator):
                                 sort_keys=True, allow_nan=False))
     _, compiled, scripts_json = catalogs
     env.install_gettext_translations(compiled, newstyle=True)
+    env.globals["gettext"] = env.globals["_"] = remembered_gettext(env.globals["gettext"])
     # Content keeps its language (DEFAULT_LANG) inside a page of another interface.
     content_lang = generator.settings.get("DEFAULT_LANG") or cfg.lang
     content_attrs = Markup(' lang="{}" dir="auto"').format(content_lang) \
@@ -131,7 +153,10 @@ def install_interface(generator):
     env.globals.update(interface_lang=cfg.lang, interface_dir=cfg.dir,
                        script_messages_json=scripts_json, content_attrs=content_attrs)
     env.filters["number"] = lambda value: format_number(value, cfg.lang)
-    env.filters["day"] = lambda value: format_day(value, cfg.lang)
+    # Babel shows only the date of a datetime, and many pages share one: each is formatted once.
+    day_text = functools.lru_cache(maxsize=4096)(lambda value: format_day(value, cfg.lang))
+    env.filters["day"] = lambda value: day_text(
+        value.date() if isinstance(value, datetime.datetime) else value)
     # Looked up once: a listing page names the seven days twice.
     day_names = [weekday_name(day, cfg.lang) for day in range(7)]
     env.filters["weekday"] = lambda value: day_names[value]

@@ -12,7 +12,10 @@ import os
 
 # Below this many items a pool costs more than it saves.
 MIN_PARALLEL_ITEMS = 64
-CHUNK_SIZE = 32
+# About sixteen chunks per worker, so the workers finish close together; each chunk is
+# a message each way, so none smaller than the minimum (nor larger than the maximum).
+MIN_CHUNK_SIZE, MAX_CHUNK_SIZE = 32, 256
+CHUNKS_PER_WORKER = 16
 
 # The state a forked worker inherits from its parent: set once per worker process by
 # the pool's initializer (the only way to hand a worker unpicklable state).
@@ -73,10 +76,13 @@ class Pool:
                                       initargs=(self.state,))
         return self._pool
 
-    def map(self, function, items, chunk_size=CHUNK_SIZE):
+    def map(self, function, items, chunk_size=None):
         """``(item, result)`` pairs in the order of ``items``, an iterator. Workers start
         at once: the caller may do other work before reading the results."""
         items = list(items)
+        if chunk_size is None:
+            chunk_size = min(MAX_CHUNK_SIZE, max(MIN_CHUNK_SIZE,
+                                                 len(items) // (self.workers * CHUNKS_PER_WORKER)))
         chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
         parallel = (self.workers > 1 and len(items) >= MIN_PARALLEL_ITEMS
                     and "fork" in multiprocessing.get_all_start_methods())

@@ -23,6 +23,13 @@ def escape_by_default(generator):
     generator.env.autoescape = True
 
 
+def load_templates_once(generator):
+    """``generator_init``: a template is loaded once per build, not checked on disk (a
+    stat of each file it extends or imports) on every page; each build has new
+    generators, so a template edited during ``--autoreload`` is still seen."""
+    generator.env.auto_reload = False
+
+
 class _CompiledTemplates(FileSystemBytecodeCache):
     """Jinja keys a template's bytecode by its name and source, but the code also
     depends on the environment's options (autoescape, trim_blocks, extensions, …):

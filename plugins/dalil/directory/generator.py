@@ -63,6 +63,7 @@ class DirectoryGenerator(Generator):
         self.config = directory_settings(self.settings)
         self.directory = None
         self.page_listings = ()
+        self.page_variables = {}
         self.writer = None
         self.workers = worker_count(self.config.workers)
         self.lean_reader = LeanMarkdownReader(reader_settings)
@@ -266,6 +267,7 @@ class DirectoryGenerator(Generator):
         listing_template = self.get_template("directory/listing")
         term_template = self.get_template("directory/term")
         self.page_listings = (*directory.listings, *directory.hidden, *directory.drafts)
+        self.page_variables = {}  # template name -> the variables its pages share
         global_key = None
         if self.settings.get("CACHE_CONTENT"):
             global_key = global_digest(self, [listing_template.name, term_template.name])
@@ -353,14 +355,27 @@ class DirectoryGenerator(Generator):
             terms = self.directory.categories if term_kind == "category" else self.directory.cities
             template = self.get_template("directory/term")
             extra = self._term_page_context(terms[index], number)
-        # What Pelican's Writer.write_file gives a template, without relative URLs.
-        localcontext = self.context.copy()
-        localcontext["localsiteurl"] = localcontext.get("localsiteurl", None)
-        localcontext["output_file"] = save_as
-        localcontext.update(extra)
-        data = template.render(localcontext).encode("utf-8")
+        variables = dict(self._page_variables(template))
+        variables["output_file"] = save_as
+        variables.update(extra)
+        # Template.render, without its two copies of the variables for every page.
+        try:
+            text = template.environment.concat(
+                template.root_render_func(template.new_context(variables, shared=True)))
+        except Exception:
+            template.environment.handle_exception()
+        data = text.encode("utf-8")
         changed = write_if_changed(output_file_path(self.output_path, save_as), data)
         return len(data), changed
+
+    def _page_variables(self, template):
+        """What Pelican's Writer.write_file gives ``template``, without relative URLs,
+        over the template's globals: made once per template and process."""
+        variables = self.page_variables.get(template.name)
+        if variables is None:
+            variables = self.page_variables[template.name] = dict(template.globals, **self.context)
+            variables["localsiteurl"] = self.context.get("localsiteurl", None)
+        return variables
 
     def _term_page_context(self, term, number):
         cfg = self.config
