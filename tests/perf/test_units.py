@@ -1,16 +1,21 @@
 """The lean reader against Pelican's, and the writer that keeps unchanged files."""
 
+import copy
 import datetime as dt
 import os
 import sys
 
 import pytest
+from hypothesis import example, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+from markdown import Markdown
 from pelican.readers import MarkdownReader, _filter_discardable_metadata
 from pelican.settings import DEFAULT_CONFIG, read_settings
 from pelican.writers import FileOverwriteFailedError
 
 from dalil.core.writer import DalilWriter
-from dalil.directory.reader import LeanMarkdownReader
+from dalil.directory.reader import LeanMarkdownReader, plain_paragraphs
 from dalil.directory.sources import SourceCache
 from benchmarks.synthetic import generate_files
 
@@ -270,3 +275,58 @@ def test_large_freed_buffers_go_back_to_the_system_under_glibc():  # Debian, as 
     from dalil.core.memory import return_large_buffers
 
     assert return_large_buffers() is True
+
+
+# Letters, marks, digits, every ASCII punctuation, kinds of whitespace and line ends.
+MARKDOWN_ALPHABET = ("مطعمال" "ًٌّ" "ab" "٠1" " " * 6 + "\n" * 6 + "\t\r\u00a0\u2028\u200b\ufeff"
+                     + "".join(chr(code) for code in range(0x21, 0x7f)))
+
+
+def _markdown_texts():
+    """Metadata headers, then lines of plain words among which single characters of
+    every kind, and Markdown's own syntax, are mixed: mostly text either way."""
+    plain = st.text("مطعمالب", min_size=1, max_size=6)
+    word = st.one_of(plain, plain, plain, plain, plain, plain,
+                     st.text(MARKDOWN_ALPHABET, min_size=1, max_size=2),
+                     st.sampled_from(["*م*", "_م_", "**م**", "`م`", "<b>", "&amp;", "&", "[م](ب)",
+                                      "![م](ب)", "<http://a.b>", "م  ", "1.", "١.", "-", "+", "#",
+                                      ">", ":", "|", "---", "===", "~~~", "```", "*[م]: ب",
+                                      "[^1]", "{: #x}", "\\*", "    "]))
+    line = st.lists(word, min_size=1, max_size=6).map(" ".join)
+    separator = st.sampled_from(["", "", " ", "  ", "\t"])
+    body = st.lists(st.one_of(line, line, line, separator), max_size=8)
+    header = st.lists(st.sampled_from(["Title: مطعم", "Summary: نص", "    تتمة", "---",
+                                       "Key:", "bad line", ""]), max_size=4)
+    return st.tuples(header, body).map(lambda parts: "\n".join(parts[0] + parts[1]))
+
+
+@given(text=_markdown_texts())
+@example(text="Title: x\n\n1. مطعم")
+@example(text="١. مطعم\n\nب")
+@example(text="مطعم\n===")
+@example(text="مطعم  \nب")
+@example(text="مطعم\n- ب")
+@example(text="Title: x\n    تتمة\n\nمطعم: ب.\n\n\nفقرة")
+@hypothesis_settings(max_examples=1500, deadline=None, derandomize=True)
+def test_plain_paragraphs_are_what_markdown_makes_of_them(text):
+    lean = LeanMarkdownReader(settings())
+    for kept, config in ((lean._document, lean.settings["MARKDOWN"]),
+                         (lean._fields, {**lean.settings["MARKDOWN"], "extensions": [
+                             ext for ext in lean.settings["MARKDOWN"]["extensions"]
+                             if ext != "markdown.extensions.meta"]})):
+        reference = Markdown(**copy.deepcopy(config))
+        assert lean.convert(kept, text) == reference.convert(text), repr(text)
+        assert getattr(kept, "Meta", None) == getattr(reference, "Meta", None), repr(text)
+
+
+def test_listings_of_plain_paragraphs_skip_markdown_passes():
+    lean = LeanMarkdownReader(settings())
+    texts = [text for name, text in generate_files(40) if name.startswith("listings/")]
+    assert texts
+    for text in texts:
+        assert plain_paragraphs(lean._document, text) is not None
+    assert plain_paragraphs(lean._document, "Title: x\n\n*مهم*\n") is None
+    assert lean._plain_allowed
+    other = dict(settings(), MARKDOWN={**settings()["MARKDOWN"],
+                                       "extensions": ["markdown.extensions.smarty"]})
+    assert not LeanMarkdownReader(other)._plain_allowed

@@ -6,10 +6,17 @@ reader keeps Pelican's metadata rules but reuses two ``Markdown`` objects (one
 for documents, one for formatted fields such as ``Summary``), ``reset()`` between
 files, parses ISO dates with ``datetime.fromisoformat`` (dateutil only for other
 forms) and keeps ``Category`` as text (cheap to send between processes).
+
+Text that is only plain paragraphs (most listings, nearly every summary) is not run
+through Markdown's block and inline passes, whose output for it is known: each
+paragraph in ``<p>``. Python-Markdown still reads the metadata header (its own
+whitespace and ``meta`` preprocessors) and converts everything else; a property test
+checks the two give the same bytes.
 """
 
 import copy
 import datetime as dt
+import re
 
 from markdown import Markdown
 from pelican.readers import DUPLICATES_DEFINITIONS_ALLOWED, MarkdownReader, _filter_discardable_metadata
@@ -18,6 +25,14 @@ from pelican.utils import get_date, pelican_open
 META_EXTENSION = "markdown.extensions.meta"
 # Kept as text: the directory reads them as plain strings.
 _TEXT_FIELDS = {"category", "author", "authors", "tags"}
+# Extensions that leave plain paragraphs as they are (Pelican's and Dalil's defaults).
+# Another one (smarty, nl2br, toc, ...) might not: everything then goes through Markdown.
+_PLAIN_SAFE_EXTENSIONS = {f"markdown.extensions.{name}" for name in ("codehilite", "extra", "meta")}
+# A line no block or inline syntax of those extensions applies to: it starts with a
+# letter, has no character that starts inline syntax, no tab or other control
+# character, no whitespace but the ASCII space, and does not end with a space.
+_PLAIN_LINE = re.compile(r"[^\W\d_][^\\`*_{}\[\]<>&|~^\x00-\x1f\x7f\x80-\x9f\u0085\u00a0\u1680"
+                         r"\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*(?<! )")
 
 
 def parse_date(value):
@@ -40,6 +55,8 @@ class LeanMarkdownReader(MarkdownReader):
         self._document = Markdown(**config)
         config["extensions"] = [ext for ext in config["extensions"] if ext != META_EXTENSION]
         self._fields = Markdown(**config)
+        self._plain_allowed = all(isinstance(ext, str) and ext in _PLAIN_SAFE_EXTENSIONS
+                                  for ext in self.settings["MARKDOWN"].get("extensions", ()))
 
     def process_metadata(self, name, value):
         if name in ("date", "modified"):
@@ -55,8 +72,8 @@ class LeanMarkdownReader(MarkdownReader):
         for name, value in meta.items():
             name = name.lower()
             if name in formatted_fields:
-                self._fields.reset()
-                output[name] = self.process_metadata(name, self._fields.convert("\n".join(value)))
+                output[name] = self.process_metadata(name, self.convert(self._fields,
+                                                                        "\n".join(value)))
             elif not DUPLICATES_DEFINITIONS_ALLOWED.get(name, True) or len(value) == 1:
                 output[name] = self.process_metadata(name, value[0])
             else:
@@ -66,6 +83,37 @@ class LeanMarkdownReader(MarkdownReader):
     def read(self, source_path):
         self._source_path = source_path
         with pelican_open(source_path) as text:
-            self._document.reset()
-            content = self._document.convert(text)
+            content = self.convert(self._document, text)
         return content, self._parse_metadata(getattr(self._document, "Meta", {}))
+
+    def convert(self, markdown, text):
+        """``markdown.convert(text)`` (its ``Meta`` set too), plain paragraphs without it."""
+        markdown.reset()
+        if self._plain_allowed:
+            html = plain_paragraphs(markdown, text)
+            if html is not None:
+                return html
+            markdown.reset()
+        return markdown.convert(text)
+
+
+def plain_paragraphs(markdown, text):
+    """What ``markdown.convert(text)`` gives if ``text``, after its metadata header
+    (read by ``markdown``'s own preprocessors), is only plain paragraphs; else None."""
+    lines = text.split("\n")
+    for name in ("normalize_whitespace", "meta"):
+        if name in markdown.preprocessors:
+            lines = markdown.preprocessors[name].run(lines)
+    paragraphs, paragraph = [], []
+    for line in lines:
+        if not line:
+            if paragraph:
+                paragraphs.append("<p>" + "\n".join(paragraph) + "</p>")
+                paragraph = []
+        elif _PLAIN_LINE.fullmatch(line):
+            paragraph.append(line)
+        else:
+            return None
+    if paragraph:
+        paragraphs.append("<p>" + "\n".join(paragraph) + "</p>")
+    return "\n".join(paragraphs)
