@@ -125,6 +125,70 @@ def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
     assert files.keep_if_current("b/c.vcf", ("key", 2)) is False
 
 
+class _Marks:
+    def __init__(self):
+        self.marks = []
+
+    def mark(self, relpath, count=1):
+        self.marks.append(relpath)
+
+
+def test_files_written_in_a_forked_process_are_taken_in_at_join(tmp_path, caplog):
+    import logging
+
+    from dalil.core.output import OutputFiles
+
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True,
+                "CACHE_PATH": str(tmp_path / "cache")}
+    out = tmp_path / "out"
+    observer = _Marks()
+    files = OutputFiles(out, observer=observer, settings=settings)
+
+    def write():
+        files.write("a.txt", "أ")
+        files.write_keyed("b.vcf", ("key", 1), "ب")
+        logging.getLogger("dalil.test").warning("written in the child")
+
+    files.in_background(write)
+    files.write("c.txt", "ج")  # the parent goes on meanwhile
+    with caplog.at_level(logging.INFO):
+        assert files.counts() == (3, 0)
+    assert ("dalil.test", logging.WARNING, "written in the child") in caplog.record_tuples
+    assert sorted(observer.marks) == ["a.txt", "b.vcf", "c.txt"]
+    assert (out / "a.txt").read_text(encoding="utf-8") == "أ"
+    files.save_memo()
+    # The child's cache keys reached the parent's memo.
+    assert OutputFiles(out, settings=settings).keep_if_current("b.vcf", ("key", 1)) is True
+
+
+def test_a_forked_writer_s_failure_and_duplicate_are_raised_in_the_parent(tmp_path):
+    from dalil.core.background import BackgroundError
+    from dalil.core.output import DuplicateOutput, OutputFiles
+
+    files = OutputFiles(tmp_path)
+
+    def fail():
+        raise ValueError("bad row in the exports")
+
+    files.in_background(fail)
+    with pytest.raises(BackgroundError, match="bad row in the exports"):
+        files.join()
+
+    files.in_background(lambda: files.write("a.txt", "x"))
+    files.write("a.txt", "x")
+    with pytest.raises(DuplicateOutput, match="a.txt"):
+        files.join()
+
+
+def test_without_fork_the_writer_runs_at_once(tmp_path):
+    from dalil.core.output import OutputFiles
+
+    files, pids = OutputFiles(tmp_path), []
+    files.in_background(lambda: pids.append(os.getpid()) or files.write("a.txt", "x"),
+                        forked=False)
+    assert pids == [os.getpid()] and files.counts() == (1, 0)
+
+
 def test_a_link_left_at_a_temporary_name_is_not_written_through(tmp_path):
     """A killed build may leave its temporary name behind; a link planted there must not
     carry the next write outside the output folder."""

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import brotli
 
+from . import background
+
 CONTEXT_KEY = "dalil_output_files"
 # An object with ``mark(relpath, count=1)`` told of every output file (the benchmarks' timings plugin).
 OBSERVER_KEY = "dalil_output_observer"
@@ -168,6 +170,7 @@ class OutputFiles:
         self._memo = None  # relpath -> (key digest, size), loaded on first use
         self._memo_now = {}
         self._key_digests = {}  # relpath -> key digest, from keep_if_current to write_keyed
+        self._background = []  # (pid, pipe) of the forked writers not yet joined
 
     def path_for(self, relpath):
         relpath = str(relpath)
@@ -284,6 +287,31 @@ class OutputFiles:
         if self.observer is not None:
             self.observer.mark(str(relpath))
 
+    def in_background(self, function, forked=True):
+        """Run ``function()``, which writes through this object, in a forked process
+        when ``forked`` (and fork exists), else at once; ``join`` takes in its files."""
+        if not (forked and background.fork_available()):
+            function()
+            return
+        if self._settings.get("CACHE_CONTENT"):
+            self._load_memo()  # here, once: the child's keys are merged into this memo
+        self._background.append(background.start(self, function))
+
+    def join(self):
+        """Wait for the forked writers and take in what they wrote, logged and raised."""
+        jobs, self._background = self._background, []
+        for result in [background.finish(*job) for job in jobs]:
+            for target in result["written"]:
+                if target in self.written:
+                    raise DuplicateOutput(f"{os.path.relpath(target, self.root)} is written "
+                                          "twice in one build")
+            self.written.update(result["written"])
+            self._memo_now.update(result["memo"])
+            if self.observer is not None:
+                for relpath, count in result["marks"]:
+                    self.observer.mark(relpath, count)
+            background.replay(result)
+
     def _key_digest(self, key):
         self._load_memo()  # sets the salt
         return hashlib.blake2b(self._salt + repr(key).encode("utf-8"), digest_size=16).digest()
@@ -302,6 +330,7 @@ class OutputFiles:
 
     def save_memo(self):
         """Keep this build's ``write_derived`` keys for the next build (end of build)."""
+        self.join()
         if self._memo is None or not self._settings.get("CACHE_CONTENT"):
             return
         folder = self._settings["CACHE_PATH"]
@@ -313,6 +342,7 @@ class OutputFiles:
 
     def counts(self):
         """``(changed, unchanged)`` numbers of files so far."""
+        self.join()
         changed = sum(1 for flag in self.written.values() if flag)
         return changed, len(self.written) - changed
 

@@ -28,10 +28,15 @@ class ExportsGenerator(Generator):
         if directory is None:
             logger.error("dalil.exports: no directory model; add dalil.directory to PLUGINS")
             return
-        cfg = self.config
-        siteurl = self.settings.get("SITEURL", "")
         files = output_files(self.context)
         workers = worker_count(directory_settings(self.settings).workers)
+        # Nothing else in the build reads the exports: with a second core they are
+        # written beside the rest of the build.
+        files.in_background(lambda: self._write(files, directory, workers), forked=workers > 1)
+
+    def _write(self, files, directory, workers):
+        cfg = self.config
+        siteurl = self.settings.get("SITEURL", "")
         count = write_exports(files, directory, cfg, siteurl, workers)
         for save_as, make_schema in ((cfg.schema_save_as, export_schema),
                                      (cfg.geojson_schema_save_as, geojson_schema),
