@@ -11,6 +11,7 @@ from dalil.core.pages import register_page
 from dalil.core.templates import add_plugin_templates
 from dalil.core.urls import root_path
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
+from dalil.directory.settings import build_workers
 
 from .index import build_entries, serialise
 from .opensearch import SHORT_NAME_MAX, opensearch_xml
@@ -60,9 +61,31 @@ class SearchGenerator(Generator):
 
     def generate_output(self, writer):
         cfg = self.config
-        siteurl = self.settings.get("SITEURL", "")
         files = output_files(self.context)
         directory = self.context.get(DIRECTORY_KEY)
+        # Nothing else in the build reads the data files: with a second core they are
+        # written beside the pages.
+        files.in_background(lambda: self._write_data_files(files, directory),
+                            forked=build_workers(self.settings) > 1)
+        if (cfg.page_save_as or cfg.random_save_as) and not cfg.index_save_as:
+            logger.warning("dalil.search: the search and random pages need the search index; "
+                           "DALIL_SEARCH_INDEX_SAVE_AS is empty")
+        pages = {"index_url": root_path(cfg.index_save_as),
+                 "page_index_url": root_path(cfg.page_index_save_as), "search_url": cfg.page_url,
+                 "random_url": cfg.random_url, "result_limit": int(cfg.result_limit),
+                 "facet_categories": directory.categories if directory else [],
+                 "facet_cities": directory.cities if directory else []}
+        if cfg.page_save_as:
+            writer.write_file(cfg.page_save_as, self.get_template("search/search"), self.context,
+                              **pages)
+        if cfg.random_save_as:
+            writer.write_file(cfg.random_save_as, self.get_template("search/random"),
+                              self.context, **pages)
+
+    def _write_data_files(self, files, directory):
+        """The index, its prepared form, their schemas and the OpenSearch description."""
+        cfg = self.config
+        siteurl = self.settings.get("SITEURL", "")
         if cfg.index_save_as:
             if directory is None:
                 logger.warning("dalil.search: no directory model in the context; the search "
@@ -88,17 +111,3 @@ class SearchGenerator(Generator):
                 siteurl=siteurl, short_name=self.short_name, description=description,
                 page_url=cfg.page_url, self_url=cfg.opensearch_save_as,
                 image=cfg.opensearch_image, image_size=cfg.opensearch_image_size))
-        if (cfg.page_save_as or cfg.random_save_as) and not cfg.index_save_as:
-            logger.warning("dalil.search: the search and random pages need the search index; "
-                           "DALIL_SEARCH_INDEX_SAVE_AS is empty")
-        pages = {"index_url": root_path(cfg.index_save_as),
-                 "page_index_url": root_path(cfg.page_index_save_as), "search_url": cfg.page_url,
-                 "random_url": cfg.random_url, "result_limit": int(cfg.result_limit),
-                 "facet_categories": directory.categories if directory else [],
-                 "facet_cities": directory.cities if directory else []}
-        if cfg.page_save_as:
-            writer.write_file(cfg.page_save_as, self.get_template("search/search"), self.context,
-                              **pages)
-        if cfg.random_save_as:
-            writer.write_file(cfg.random_save_as, self.get_template("search/random"),
-                              self.context, **pages)
