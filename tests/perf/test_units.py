@@ -180,6 +180,21 @@ def test_a_forked_writer_s_failure_and_duplicate_are_raised_in_the_parent(tmp_pa
         files.join()
 
 
+def test_a_page_written_in_a_forked_process_is_known_to_pelican_s_writer(tmp_path):
+    from dalil.core.output import OutputFiles
+
+    config = dict(DEFAULT_CONFIG, OUTPUT_PATH=str(tmp_path))
+    writer = DalilWriter(str(tmp_path), settings=config)
+    files = OutputFiles(tmp_path)
+    files.in_background(lambda: writer.write_file("map/index.html", FakeTemplate("خريطة"), {}),
+                        writer=writer)
+    files.join()
+    assert (tmp_path / "map" / "index.html").read_text(encoding="utf-8") == "خريطة"
+    assert (writer.changed, writer.unchanged) == (1, 0)
+    with pytest.raises(FileOverwriteFailedError):
+        writer.write_file("map/index.html", FakeTemplate("ثانية"), {})
+
+
 def test_without_fork_the_writer_runs_at_once(tmp_path):
     from dalil.core.output import OutputFiles
 
@@ -248,6 +263,27 @@ def test_precompressed_copies_follow_their_file(tmp_path):
     files.precompress("index.json")
     assert {suffix: (tmp_path / f"index.json{suffix}").read_bytes()
             for suffix in (".br", ".gz")} == copies  # and the same bytes: reproducible
+
+
+def test_several_files_are_precompressed_in_one_call(tmp_path):
+    import gzip
+
+    from dalil.core.output import OutputFiles
+
+    files = OutputFiles(tmp_path)
+    files.write("a.json", b"[1]")
+    files.write("b.csv", "أ,ب\r\n")
+    files.precompress("a.json", "b.csv")
+    assert gzip.decompress((tmp_path / "a.json.gz").read_bytes()) == b"[1]"
+    assert gzip.decompress((tmp_path / "b.csv.gz").read_bytes()) == "أ,ب\r\n".encode()
+    assert files.counts() == (6, 0)
+
+    files = OutputFiles(tmp_path)
+    files.write("a.json", b"[1]")  # unchanged, its copies newer: kept
+    files.write("b.csv", b"x")
+    files.precompress("a.json", "b.csv")
+    assert files.counts() == (3, 3)
+    assert gzip.decompress((tmp_path / "b.csv.gz").read_bytes()) == b"x"
 
 
 @pytest.mark.parametrize("size", [0, 1, 65_535, 65_536, 200_001])

@@ -2,8 +2,9 @@
 
 A generator whose files nothing else in the build reads (the exports) hands its
 writing to ``OutputFiles.in_background``: a forked child runs it through the same
-``OutputFiles``, and sends back what the parent must know, the files it wrote,
-their cache keys, the observer's marks and its log records. The parent merges
+``OutputFiles`` (and Pelican's writer, for a page), and sends back what the parent
+must know, the files it wrote, their cache keys, the pages the writer wrote, the
+observer's marks and its log records. The parent merges
 them when it next asks about the build's files (``OutputFiles.join``): the bytes
 are those the generator would write in the parent, only sooner on a second core.
 """
@@ -44,8 +45,9 @@ def fork_available():
     return hasattr(os, "fork")
 
 
-def start(files, function):
-    """Fork; the child runs ``function()`` with ``files`` and exits. ``(pid, read_fd)``."""
+def start(files, function, writer=None):
+    """Fork; the child runs ``function()`` with ``files`` (and ``writer``, a
+    ``DalilWriter``) and exits. ``(pid, read_fd)``."""
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     read_fd, write_fd = os.pipe()
@@ -62,6 +64,8 @@ def start(files, function):
         if files.observer is not None:
             files.observer = recorder
         known_written, known_memo = set(files.written), set(files._memo_now)
+        known_pages = set(writer._written_files) if writer is not None else set()
+        known_counts = (writer.changed, writer.unchanged) if writer is not None else (0, 0)
         error = None
         try:
             function()
@@ -72,6 +76,9 @@ def start(files, function):
                         if path not in known_written},
             "memo": {relpath: entry for relpath, entry in files._memo_now.items()
                      if relpath not in known_memo},
+            "pages": sorted(set(writer._written_files) - known_pages) if writer else [],
+            "page_counts": ((writer.changed - known_counts[0], writer.unchanged - known_counts[1])
+                            if writer is not None else (0, 0)),
             "marks": recorder.marks, "records": collector.records, "error": error,
         }
         with os.fdopen(write_fd, "wb") as pipe:

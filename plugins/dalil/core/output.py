@@ -222,25 +222,30 @@ class OutputFiles:
             self.observer.mark(str(relpath))
         return changed
 
-    def precompress(self, relpath):
-        """Write ``relpath.br`` and ``relpath.gz`` beside a file this build wrote. When the
-        file did not change and its copies are newer, they are kept as they are."""
-        target = self.path_for(relpath)
-        if target not in self.written:
-            raise ValueError(f"{relpath} is not an output of this build")
-        copies = {suffix: target + suffix for suffix in PRECOMPRESSED}
-        if not self.written[target] and all(
-                _newer(copy, target) for copy in copies.values()):
-            for suffix in copies:
-                self._claim(str(relpath) + suffix)
-            return
-        # Both copies side by side: zlib and brotli let go of the GIL while they compress.
-        def make_copy(suffix):
+    def precompress(self, *relpaths):
+        """Write ``relpath.br`` and ``relpath.gz`` beside each file this build wrote. When
+        a file did not change and its copies are newer, they are kept as they are."""
+        jobs = []
+        for relpath in relpaths:
+            target = self.path_for(relpath)
+            if target not in self.written:
+                raise ValueError(f"{relpath} is not an output of this build")
+            if not self.written[target] and all(
+                    _newer(target + suffix, target) for suffix in PRECOMPRESSED):
+                for suffix in PRECOMPRESSED:
+                    self._claim(str(relpath) + suffix)
+                continue
+            jobs += [(relpath, target, suffix) for suffix in PRECOMPRESSED]
+
+        # Every copy side by side: zlib and brotli let go of the GIL while they compress.
+        def make_copy(job):
+            relpath, target, suffix = job
             with self.open(str(relpath) + suffix, "wb") as handle:
                 compress_file(target, handle, PRECOMPRESSED[suffix])
 
-        with concurrent.futures.ThreadPoolExecutor(len(PRECOMPRESSED)) as threads:
-            list(threads.map(make_copy, PRECOMPRESSED))
+        if jobs:
+            with concurrent.futures.ThreadPoolExecutor(len(jobs)) as threads:
+                list(threads.map(make_copy, jobs))
 
     def keep_if_current(self, relpath, key):
         """True if the last build wrote ``relpath`` from the same ``key`` and the file is
@@ -287,26 +292,35 @@ class OutputFiles:
         if self.observer is not None:
             self.observer.mark(str(relpath))
 
-    def in_background(self, function, forked=True):
-        """Run ``function()``, which writes through this object, in a forked process
-        when ``forked`` (and fork exists), else at once; ``join`` takes in its files."""
+    def in_background(self, function, forked=True, writer=None):
+        """Run ``function()``, which writes through this object and ``writer`` (Pelican's,
+        a ``DalilWriter`` when given), in a forked process when ``forked`` (and fork
+        exists), else at once; ``join`` takes in its files."""
         if not (forked and background.fork_available()):
             function()
             return
         if self._settings.get("CACHE_CONTENT"):
             self._load_memo()  # here, once: the child's keys are merged into this memo
-        self._background.append(background.start(self, function))
+        self._background.append((*background.start(self, function, writer), writer))
 
     def join(self):
         """Wait for the forked writers and take in what they wrote, logged and raised."""
         jobs, self._background = self._background, []
-        for result in [background.finish(*job) for job in jobs]:
+        for result, writer in [(background.finish(pid, pipe), writer)
+                               for pid, pipe, writer in jobs]:
             for target in result["written"]:
                 if target in self.written:
                     raise DuplicateOutput(f"{os.path.relpath(target, self.root)} is written "
                                           "twice in one build")
             self.written.update(result["written"])
             self._memo_now.update(result["memo"])
+            if writer is not None:
+                for path in result["pages"]:
+                    writer.claim(path)
+                    if self.observer is not None:
+                        self.observer.mark(os.path.relpath(path, writer.output_path))
+                writer.changed += result["page_counts"][0]
+                writer.unchanged += result["page_counts"][1]
             if self.observer is not None:
                 for relpath, count in result["marks"]:
                     self.observer.mark(relpath, count)

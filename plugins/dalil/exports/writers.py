@@ -92,10 +92,10 @@ def write_exports(files, directory, config, siteurl, workers=1):
             for writer in writers:
                 writer.close()
             count += len(writers)
-        for save_as in (config.json_save_as, config.csv_save_as, config.geojson_save_as):
-            if save_as:
-                files.precompress(save_as)
-                count += len(PRECOMPRESSED)
+        written = [save_as for save_as in (config.json_save_as, config.csv_save_as,
+                                           config.geojson_save_as) if save_as]
+        files.precompress(*written)
+        count += len(written) * len(PRECOMPRESSED)
         if cards is not None:
             count += cards()
     return count

@@ -1,5 +1,6 @@
 """Search and discovery: the search index and its schema, OpenSearch, /search/ and /random/."""
 
+import hashlib
 import logging
 from pathlib import Path
 
@@ -92,11 +93,14 @@ class SearchGenerator(Generator):
                                "index lists no listing (add dalil.directory to PLUGINS)")
             entries = build_entries(directory, self.context.get("articles", []),
                                     self.context.get("pages", []))
-            files.write(cfg.index_save_as, serialise(entries))
-            files.precompress(cfg.index_save_as)
-            if cfg.prepared_save_as:
-                files.write(cfg.prepared_save_as, serialise_prepared(prepared_index(entries)))
-                files.precompress(cfg.prepared_save_as)
+            index = serialise(entries)
+            files.write(cfg.index_save_as, index)
+            # The prepared index follows from the index's bytes alone: kept while they are.
+            index_key = hashlib.blake2b(index.encode("utf-8"), digest_size=16).hexdigest()
+            if cfg.prepared_save_as and not files.keep_if_current(cfg.prepared_save_as, index_key):
+                files.write_keyed(cfg.prepared_save_as, index_key,
+                                  serialise_prepared(prepared_index(entries)))
+            files.precompress(*filter(None, (cfg.index_save_as, cfg.prepared_save_as)))
         if cfg.schema_save_as:
             files.write(cfg.schema_save_as,
                         serialise_schema(search_index_schema(siteurl, cfg.schema_save_as)))
