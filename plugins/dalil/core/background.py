@@ -9,6 +9,7 @@ them when it next asks about the build's files (``OutputFiles.join``): the bytes
 are those the generator would write in the parent, only sooner on a second core.
 """
 
+import gc
 import logging
 import os
 import pickle
@@ -56,6 +57,9 @@ def start(files, function, writer=None):
         os.close(write_fd)
         return pid, read_fd
     os.close(read_fd)
+    # A collection would write to every object the parent made (their headers), copying
+    # its whole heap page by page; the child is short-lived and its garbage goes with it.
+    gc.disable()
     status = 1
     try:
         collector = _Collector()
