@@ -51,6 +51,9 @@ def start(files, function, writer=None):
     ``DalilWriter``) and exits. ``(pid, read_fd)``."""
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
+    # The parent's own collections would copy the pages it shares with the child;
+    # ``finish`` gives the objects back to the collector.
+    gc.freeze()
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid:
@@ -97,6 +100,7 @@ def finish(pid, read_fd):
     with os.fdopen(read_fd, "rb") as pipe:
         data = pipe.read()
     _, status = os.waitpid(pid, 0)
+    gc.unfreeze()
     if not data or os.waitstatus_to_exitcode(status) != 0:
         raise BackgroundError(f"an output process ended without its result "
                               f"(exit status {os.waitstatus_to_exitcode(status)})")
