@@ -114,6 +114,26 @@ def test_a_rebuild_remakes_the_vcards_whose_data_changed_and_keeps_the_rest(tmp_
     assert os.stat(cards["zaytouna"]).st_mtime_ns == stamps["zaytouna"]
 
 
+def test_a_rebuild_remakes_the_prepared_search_index_when_the_index_changed(tmp_path):
+    files = sb.base_files()
+    files.update(sb.listing("zaytouna", "مطعم الزيتونة"))
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True}
+    first = sb.build_site(tmp_path / "site", files, **settings)
+    assert first.returncode == 0, first.log
+    prepared = first.output / "search/prepared-index.json"
+    assert "الزيتونة" in prepared.read_text(encoding="utf-8")
+    renamed = sb.listing("zaytouna", "مطعم الأطلس")
+    sb.write_site(tmp_path / "site", renamed, **settings)
+    second = sb.run_pelican(tmp_path / "site")
+    assert second.returncode == 0, second.log
+    clean = sb.build_site(tmp_path / "clean", {**files, **renamed}, DALIL_DIRECTORY_WORKERS=1)
+    assert clean.returncode == 0, clean.log
+    assert "الأطلس" in prepared.read_text(encoding="utf-8")
+    for name in ("search/prepared-index.json", "search/prepared-index.json.gz",
+                 "search/prepared-index.json.br"):
+        assert (first.output / name).read_bytes() == (clean.output / name).read_bytes()
+
+
 def test_a_rebuild_redraws_the_pages_whose_menu_changed(tmp_path):
     """The theme's menu lists the site's pages: renaming one is seen on every listing page."""
     files = sb.base_files()

@@ -133,6 +133,85 @@ def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
     assert files.keep_if_current("b/c.vcf", ("key", 2)) is False
 
 
+class _Marks:
+    def __init__(self):
+        self.marks = []
+
+    def mark(self, relpath, count=1):
+        self.marks.append(relpath)
+
+
+def test_files_written_in_a_forked_process_are_taken_in_at_join(tmp_path, caplog):
+    import logging
+
+    from dalil.core.output import OutputFiles
+
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True,
+                "CACHE_PATH": str(tmp_path / "cache")}
+    out = tmp_path / "out"
+    observer = _Marks()
+    files = OutputFiles(out, observer=observer, settings=settings)
+
+    def write():
+        files.write("a.txt", "أ")
+        files.write_keyed("b.vcf", ("key", 1), "ب")
+        logging.getLogger("dalil.test").warning("written in the child")
+
+    files.in_background(write)
+    files.write("c.txt", "ج")  # the parent goes on meanwhile
+    with caplog.at_level(logging.INFO):
+        assert files.counts() == (3, 0)
+    assert ("dalil.test", logging.WARNING, "written in the child") in caplog.record_tuples
+    assert sorted(observer.marks) == ["a.txt", "b.vcf", "c.txt"]
+    assert (out / "a.txt").read_text(encoding="utf-8") == "أ"
+    files.save_memo()
+    # The child's cache keys reached the parent's memo.
+    assert OutputFiles(out, settings=settings).keep_if_current("b.vcf", ("key", 1)) is True
+
+
+def test_a_forked_writer_s_failure_and_duplicate_are_raised_in_the_parent(tmp_path):
+    from dalil.core.background import BackgroundError
+    from dalil.core.output import DuplicateOutput, OutputFiles
+
+    files = OutputFiles(tmp_path)
+
+    def fail():
+        raise ValueError("bad row in the exports")
+
+    files.in_background(fail)
+    with pytest.raises(BackgroundError, match="bad row in the exports"):
+        files.join()
+
+    files.in_background(lambda: files.write("a.txt", "x"))
+    files.write("a.txt", "x")
+    with pytest.raises(DuplicateOutput, match="a.txt"):
+        files.join()
+
+
+def test_a_page_written_in_a_forked_process_is_known_to_pelican_s_writer(tmp_path):
+    from dalil.core.output import OutputFiles
+
+    config = dict(DEFAULT_CONFIG, OUTPUT_PATH=str(tmp_path))
+    writer = DalilWriter(str(tmp_path), settings=config)
+    files = OutputFiles(tmp_path)
+    files.in_background(lambda: writer.write_file("map/index.html", FakeTemplate("خريطة"), {}),
+                        writer=writer)
+    files.join()
+    assert (tmp_path / "map" / "index.html").read_text(encoding="utf-8") == "خريطة"
+    assert (writer.changed, writer.unchanged) == (1, 0)
+    with pytest.raises(FileOverwriteFailedError):
+        writer.write_file("map/index.html", FakeTemplate("ثانية"), {})
+
+
+def test_without_fork_the_writer_runs_at_once(tmp_path):
+    from dalil.core.output import OutputFiles
+
+    files, pids = OutputFiles(tmp_path), []
+    files.in_background(lambda: pids.append(os.getpid()) or files.write("a.txt", "x"),
+                        forked=False)
+    assert pids == [os.getpid()] and files.counts() == (1, 0)
+
+
 def test_a_link_left_at_a_temporary_name_is_not_written_through(tmp_path):
     """A killed build may leave its temporary name behind; a link planted there must not
     carry the next write outside the output folder."""
@@ -192,6 +271,27 @@ def test_precompressed_copies_follow_their_file(tmp_path):
     files.precompress("index.json")
     assert {suffix: (tmp_path / f"index.json{suffix}").read_bytes()
             for suffix in (".br", ".gz")} == copies  # and the same bytes: reproducible
+
+
+def test_several_files_are_precompressed_in_one_call(tmp_path):
+    import gzip
+
+    from dalil.core.output import OutputFiles
+
+    files = OutputFiles(tmp_path)
+    files.write("a.json", b"[1]")
+    files.write("b.csv", "أ,ب\r\n")
+    files.precompress("a.json", "b.csv")
+    assert gzip.decompress((tmp_path / "a.json.gz").read_bytes()) == b"[1]"
+    assert gzip.decompress((tmp_path / "b.csv.gz").read_bytes()) == "أ,ب\r\n".encode()
+    assert files.counts() == (6, 0)
+
+    files = OutputFiles(tmp_path)
+    files.write("a.json", b"[1]")  # unchanged, its copies newer: kept
+    files.write("b.csv", b"x")
+    files.precompress("a.json", "b.csv")
+    assert files.counts() == (3, 3)
+    assert gzip.decompress((tmp_path / "b.csv.gz").read_bytes()) == b"x"
 
 
 @pytest.mark.parametrize("size", [0, 1, 65_535, 65_536, 200_001])

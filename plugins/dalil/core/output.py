@@ -20,6 +20,8 @@ from pathlib import Path
 
 import brotli
 
+from . import background
+
 CONTEXT_KEY = "dalil_output_files"
 # An object with ``mark(relpath, count=1)`` told of every output file (the benchmarks' timings plugin).
 OBSERVER_KEY = "dalil_output_observer"
@@ -176,6 +178,7 @@ class OutputFiles:
         self._memo = None  # relpath -> (key digest, size), loaded on first use
         self._memo_now = {}
         self._key_digests = {}  # relpath -> key digest, from keep_if_current to write_keyed
+        self._background = []  # (pid, pipe) of the forked writers not yet joined
 
     def path_for(self, relpath):
         relpath = str(relpath)
@@ -227,25 +230,30 @@ class OutputFiles:
             self.observer.mark(str(relpath))
         return changed
 
-    def precompress(self, relpath):
-        """Write ``relpath.br`` and ``relpath.gz`` beside a file this build wrote. When the
-        file did not change and its copies are newer, they are kept as they are."""
-        target = self.path_for(relpath)
-        if target not in self.written:
-            raise ValueError(f"{relpath} is not an output of this build")
-        copies = {suffix: target + suffix for suffix in PRECOMPRESSED}
-        if not self.written[target] and all(
-                _newer(copy, target) for copy in copies.values()):
-            for suffix in copies:
-                self._claim(str(relpath) + suffix)
-            return
-        # Both copies side by side: zlib and brotli let go of the GIL while they compress.
-        def make_copy(suffix):
+    def precompress(self, *relpaths):
+        """Write ``relpath.br`` and ``relpath.gz`` beside each file this build wrote. When
+        a file did not change and its copies are newer, they are kept as they are."""
+        jobs = []
+        for relpath in relpaths:
+            target = self.path_for(relpath)
+            if target not in self.written:
+                raise ValueError(f"{relpath} is not an output of this build")
+            if not self.written[target] and all(
+                    _newer(target + suffix, target) for suffix in PRECOMPRESSED):
+                for suffix in PRECOMPRESSED:
+                    self._claim(str(relpath) + suffix)
+                continue
+            jobs += [(relpath, target, suffix) for suffix in PRECOMPRESSED]
+
+        # Every copy side by side: zlib and brotli let go of the GIL while they compress.
+        def make_copy(job):
+            relpath, target, suffix = job
             with self.open(str(relpath) + suffix, "wb") as handle:
                 compress_file(target, handle, PRECOMPRESSED[suffix])
 
-        with concurrent.futures.ThreadPoolExecutor(len(PRECOMPRESSED)) as threads:
-            list(threads.map(make_copy, PRECOMPRESSED))
+        if jobs:
+            with concurrent.futures.ThreadPoolExecutor(len(jobs)) as threads:
+                list(threads.map(make_copy, jobs))
 
     def keep_if_current(self, relpath, key):
         """True if the last build wrote ``relpath`` from the same ``key`` and the file is
@@ -292,6 +300,40 @@ class OutputFiles:
         if self.observer is not None:
             self.observer.mark(str(relpath))
 
+    def in_background(self, function, forked=True, writer=None):
+        """Run ``function()``, which writes through this object and ``writer`` (Pelican's,
+        a ``DalilWriter`` when given), in a forked process when ``forked`` (and fork
+        exists), else at once; ``join`` takes in its files."""
+        if not (forked and background.fork_available()):
+            function()
+            return
+        if self._settings.get("CACHE_CONTENT"):
+            self._load_memo()  # here, once: the child's keys are merged into this memo
+        self._background.append((*background.start(self, function, writer), writer))
+
+    def join(self):
+        """Wait for the forked writers and take in what they wrote, logged and raised."""
+        jobs, self._background = self._background, []
+        for result, writer in [(background.finish(pid, pipe), writer)
+                               for pid, pipe, writer in jobs]:
+            for target in result["written"]:
+                if target in self.written:
+                    raise DuplicateOutput(f"{os.path.relpath(target, self.root)} is written "
+                                          "twice in one build")
+            self.written.update(result["written"])
+            self._memo_now.update(result["memo"])
+            if writer is not None:
+                for path in result["pages"]:
+                    writer.claim(path)
+                    if self.observer is not None:
+                        self.observer.mark(os.path.relpath(path, writer.output_path))
+                writer.changed += result["page_counts"][0]
+                writer.unchanged += result["page_counts"][1]
+            if self.observer is not None:
+                for relpath, count in result["marks"]:
+                    self.observer.mark(relpath, count)
+            background.replay(result)
+
     def _key_digest(self, key):
         self._load_memo()  # sets the salt
         return hashlib.blake2b(self._salt + repr(key).encode("utf-8"), digest_size=16).digest()
@@ -310,6 +352,7 @@ class OutputFiles:
 
     def save_memo(self):
         """Keep this build's ``write_derived`` keys for the next build (end of build)."""
+        self.join()
         if self._memo is None or not self._settings.get("CACHE_CONTENT"):
             return
         folder = self._settings["CACHE_PATH"]
@@ -321,6 +364,7 @@ class OutputFiles:
 
     def counts(self):
         """``(changed, unchanged)`` numbers of files so far."""
+        self.join()
         changed = sum(1 for flag in self.written.values() if flag)
         return changed, len(self.written) - changed
 

@@ -84,17 +84,17 @@ def term_key(term):
     return tuple(getattr(term, name) for name in _TERM_FIELDS)
 
 
-def _template_names(env, names):
-    """``names`` and every template they extend, include or import."""
-    seen, todo = set(), list(names)
+def _parsed_templates(env, names):
+    """``name -> parsed template`` of ``names`` and every template they extend, include
+    or import (each parsed once: parsing is most of the global digest's time)."""
+    parsed, todo = {}, list(names)
     while todo:
         name = todo.pop()
-        if name in seen:
+        if name in parsed:
             continue
-        seen.add(name)
-        source = env.loader.get_source(env, name)[0]
-        todo.extend(ref for ref in meta.find_referenced_templates(env.parse(source)) if ref)
-    return seen
+        parsed[name] = env.parse(env.loader.get_source(env, name)[0])
+        todo.extend(ref for ref in meta.find_referenced_templates(parsed[name]) if ref)
+    return parsed
 
 
 def _code_files():
@@ -122,13 +122,13 @@ def global_digest(generator, template_names):
         except NotDigestable as kind:
             parts.append(f"{key}=<{kind}>")  # code objects: covered by the code digests
     try:
-        names = _template_names(env, template_names)
+        parsed = _parsed_templates(env, template_names)
     except jinja2.TemplateError as error:
         logger.debug("dalil.directory: no page skipping: %s", error)
         return None
     used = set()
-    for name in names:
-        used |= meta.find_undeclared_variables(env.parse(env.loader.get_source(env, name)[0]))
+    for tree in parsed.values():
+        used |= meta.find_undeclared_variables(tree)
     for name in sorted(used - PAGE_NAMES):
         if name in context and not name.isupper():
             try:

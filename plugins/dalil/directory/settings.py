@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from dalil.core.parallel import worker_count
 from dalil.core.settings import read_settings
 
 
@@ -32,3 +33,9 @@ class DirectorySettings:
 
 def directory_settings(settings):
     return read_settings(DirectorySettings, settings, "DALIL_DIRECTORY_")
+
+
+def build_workers(settings):
+    """The processes a build may use (``DALIL_DIRECTORY_WORKERS``): more than one lets
+    the data files be written in forked processes beside the pages."""
+    return worker_count(directory_settings(settings).workers)

@@ -6,9 +6,8 @@ from pelican.generators import Generator
 
 from dalil.core.dates import build_time
 from dalil.core.output import output_files
-from dalil.core.parallel import worker_count
 from dalil.directory.model import CONTEXT_KEY
-from dalil.directory.settings import directory_settings
+from dalil.directory.settings import build_workers
 
 from .datapackage import data_package
 from .schema import datapackage_schema, export_schema, geojson_schema
@@ -23,15 +22,21 @@ class ExportsGenerator(Generator):
         super().__init__(*args, **kwargs)
         self.config = export_settings(self.settings)
 
-    def generate_output(self, writer):
+    def generate_context(self):
+        # The exports read only the directory model, complete once its generator has run
+        # (it comes first): with a second core they are written while the rest of the
+        # build reads and renders, as nothing else reads them.
         directory = self.context.get(CONTEXT_KEY)
         if directory is None:
             logger.error("dalil.exports: no directory model; add dalil.directory to PLUGINS")
             return
+        files = output_files(self.context)
+        workers = build_workers(self.settings)
+        files.in_background(lambda: self._write(files, directory, workers), forked=workers > 1)
+
+    def _write(self, files, directory, workers):
         cfg = self.config
         siteurl = self.settings.get("SITEURL", "")
-        files = output_files(self.context)
-        workers = worker_count(directory_settings(self.settings).workers)
         count = write_exports(files, directory, cfg, siteurl, workers)
         for save_as, make_schema in ((cfg.schema_save_as, export_schema),
                                      (cfg.geojson_schema_save_as, geojson_schema),

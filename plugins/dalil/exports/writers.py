@@ -4,6 +4,7 @@ Each record is serialised as it is written, so a large directory is never held
 as one text in memory.
 """
 
+import concurrent.futures
 import contextlib
 import csv
 import json
@@ -70,10 +71,8 @@ def write_exports(files, directory, config, siteurl, workers=1):
     Returns the number of files written or left unchanged.
     """
     count = 0
-    with Pool(directory.listings, workers) as pool:
-        # The workers make the cards while this process writes the exports.
-        cards = (start_vcards(files, directory.listings, config.vcard_save_as, pool)
-                 if config.vcard_save_as else None)
+    with Pool(directory.listings, workers) as pool, \
+            concurrent.futures.ThreadPoolExecutor(1) as compressing:
         with contextlib.ExitStack() as stack:
             # Every file in one pass: each record is made once and never kept.
             writers = []
@@ -92,10 +91,15 @@ def write_exports(files, directory, config, siteurl, workers=1):
             for writer in writers:
                 writer.close()
             count += len(writers)
-        for save_as in (config.json_save_as, config.csv_save_as, config.geojson_save_as):
-            if save_as:
-                files.precompress(save_as)
-                count += len(PRECOMPRESSED)
+        written = [save_as for save_as in (config.json_save_as, config.csv_save_as,
+                                           config.geojson_save_as) if save_as]
+        # Compression lets go of the GIL: the cards are checked and started meanwhile,
+        # then made by the workers.
+        copies = compressing.submit(files.precompress, *written)
+        cards = (start_vcards(files, directory.listings, config.vcard_save_as, pool)
+                 if config.vcard_save_as else None)
+        copies.result()
+        count += len(written) * len(PRECOMPRESSED)
         if cards is not None:
             count += cards()
     return count

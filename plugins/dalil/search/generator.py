@@ -1,5 +1,6 @@
 """Search and discovery: the search index and its schema, OpenSearch, /search/ and /random/."""
 
+import hashlib
 import logging
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from dalil.core.pages import register_page
 from dalil.core.templates import add_plugin_templates
 from dalil.core.urls import root_path
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
+from dalil.directory.settings import build_workers
 
 from .index import build_entries, serialised_pieces
 from .opensearch import SHORT_NAME_MAX, opensearch_xml
@@ -60,35 +62,12 @@ class SearchGenerator(Generator):
 
     def generate_output(self, writer):
         cfg = self.config
-        siteurl = self.settings.get("SITEURL", "")
         files = output_files(self.context)
         directory = self.context.get(DIRECTORY_KEY)
-        if cfg.index_save_as:
-            if directory is None:
-                logger.warning("dalil.search: no directory model in the context; the search "
-                               "index lists no listing (add dalil.directory to PLUGINS)")
-            entries = build_entries(directory, self.context.get("articles", []),
-                                    self.context.get("pages", []))
-            with files.open(cfg.index_save_as) as handle:
-                handle.writelines(serialised_pieces(entries))
-            files.precompress(cfg.index_save_as)
-            if cfg.prepared_save_as:
-                files.write(cfg.prepared_save_as, serialise_prepared(prepared_index(entries)))
-                files.precompress(cfg.prepared_save_as)
-        if cfg.schema_save_as:
-            files.write(cfg.schema_save_as,
-                        serialise_schema(search_index_schema(siteurl, cfg.schema_save_as)))
-        if cfg.prepared_schema_save_as:
-            files.write(cfg.prepared_schema_save_as, serialise_schema(
-                prepared_index_schema(siteurl, cfg.prepared_schema_save_as)))
-        if self.opensearch_enabled:
-            sitename = self.settings.get("SITENAME", "")
-            description = cfg.opensearch_description or (
-                f"ابحث في {sitename}: الأنشطة التجارية والفئات والمدن والأخبار")
-            files.write(cfg.opensearch_save_as, opensearch_xml(
-                siteurl=siteurl, short_name=self.short_name, description=description,
-                page_url=cfg.page_url, self_url=cfg.opensearch_save_as,
-                image=cfg.opensearch_image, image_size=cfg.opensearch_image_size))
+        # Nothing else in the build reads the data files: with a second core they are
+        # written beside the pages.
+        files.in_background(lambda: self._write_data_files(files, directory),
+                            forked=build_workers(self.settings) > 1)
         if (cfg.page_save_as or cfg.random_save_as) and not cfg.index_save_as:
             logger.warning("dalil.search: the search and random pages need the search index; "
                            "DALIL_SEARCH_INDEX_SAVE_AS is empty")
@@ -103,3 +82,40 @@ class SearchGenerator(Generator):
         if cfg.random_save_as:
             writer.write_file(cfg.random_save_as, self.get_template("search/random"),
                               self.context, **pages)
+
+    def _write_data_files(self, files, directory):
+        """The index, its prepared form, their schemas and the OpenSearch description."""
+        cfg = self.config
+        siteurl = self.settings.get("SITEURL", "")
+        if cfg.index_save_as:
+            if directory is None:
+                logger.warning("dalil.search: no directory model in the context; the search "
+                               "index lists no listing (add dalil.directory to PLUGINS)")
+            entries = build_entries(directory, self.context.get("articles", []),
+                                    self.context.get("pages", []))
+            # Written in pieces: the index is never one string in memory.
+            hasher = hashlib.blake2b(digest_size=16)
+            with files.open(cfg.index_save_as) as handle:
+                for piece in serialised_pieces(entries):
+                    handle.write(piece)
+                    hasher.update(piece.encode("utf-8"))
+            # The prepared index follows from the index's bytes alone: kept while they are.
+            index_key = hasher.hexdigest()
+            if cfg.prepared_save_as and not files.keep_if_current(cfg.prepared_save_as, index_key):
+                files.write_keyed(cfg.prepared_save_as, index_key,
+                                  serialise_prepared(prepared_index(entries)))
+            files.precompress(*filter(None, (cfg.index_save_as, cfg.prepared_save_as)))
+        if cfg.schema_save_as:
+            files.write(cfg.schema_save_as,
+                        serialise_schema(search_index_schema(siteurl, cfg.schema_save_as)))
+        if cfg.prepared_schema_save_as:
+            files.write(cfg.prepared_schema_save_as, serialise_schema(
+                prepared_index_schema(siteurl, cfg.prepared_schema_save_as)))
+        if self.opensearch_enabled:
+            sitename = self.settings.get("SITENAME", "")
+            description = cfg.opensearch_description or (
+                f"ابحث في {sitename}: الأنشطة التجارية والفئات والمدن والأخبار")
+            files.write(cfg.opensearch_save_as, opensearch_xml(
+                siteurl=siteurl, short_name=self.short_name, description=description,
+                page_url=cfg.page_url, self_url=cfg.opensearch_save_as,
+                image=cfg.opensearch_image, image_size=cfg.opensearch_image_size))

@@ -14,7 +14,9 @@ from dalil.core.pages import register_page, site_pages
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import plain_text
 from dalil.core.urls import absolute_url, root_path
+from dalil.core.writer import DalilWriter
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
+from dalil.directory.settings import build_workers
 
 from .documents import (Location, NewsLocation, SitemapTooSmall, news_sitemap, sitemap_index,
                         split_sitemaps)
@@ -55,6 +57,24 @@ class SitemapsGenerator(Generator):
             logger.info("dalil.sitemaps: SITEURL is empty: sitemaps and robots.txt hold "
                         "root-relative URLs (set SITEURL when publishing)")
         files = output_files(self.context)
+        # Nothing else in the build reads the sitemaps or the page: with a second core
+        # they are written beside the rest of the build (the page through Pelican's
+        # writer, which then learns of it).
+        files.in_background(lambda: self._write_all(files, writer), writer=writer,
+                            forked=build_workers(self.settings) > 1
+                            and isinstance(writer, DalilWriter))
+
+    def _write_all(self, files, writer):
+        self._write_data_files(files)
+        if self.config.page_save_as:
+            writer.write_file(self.config.page_save_as, self.get_template("sitemaps/sitemap"),
+                              self.context, **self._page_context())
+
+    # -- XML sitemaps ----------------------------------------------------
+
+    def _write_data_files(self, files):
+        """The sitemaps, the news sitemap and robots.txt, which names them."""
+        cfg = self.config
         sitemap_urls = []
         if cfg.save_as:
             sitemap_urls += self._write_sitemaps(files)
@@ -64,11 +84,6 @@ class SitemapsGenerator(Generator):
         if cfg.robots_save_as:
             disallowed = disallowed_paths(self.siteurl, cfg.robots_disallow)
             files.write(cfg.robots_save_as, robots_txt(disallowed, sitemap_urls))
-        if cfg.page_save_as:
-            writer.write_file(cfg.page_save_as, self.get_template("sitemaps/sitemap"), self.context,
-                              **self._page_context())
-
-    # -- XML sitemaps ----------------------------------------------------
 
     def _locations(self):
         """Every indexable page, minus what robots.txt closes (a blocked URL is an error)."""

@@ -1,0 +1,115 @@
+"""Write a generator's data files in a forked process while the build goes on.
+
+A generator whose files nothing else in the build reads (the exports) hands its
+writing to ``OutputFiles.in_background``: a forked child runs it through the same
+``OutputFiles`` (and Pelican's writer, for a page), and sends back what the parent
+must know, the files it wrote, their cache keys, the pages the writer wrote, the
+observer's marks and its log records. The parent merges
+them when it next asks about the build's files (``OutputFiles.join``): the bytes
+are those the generator would write in the parent, only sooner on a second core.
+"""
+
+import gc
+import logging
+import os
+import pickle
+import sys
+import traceback
+
+
+class BackgroundError(RuntimeError):
+    """An output generator failed in its forked process (the message holds its traceback)."""
+
+
+class _Collector(logging.Handler):
+    """Keeps a child's log records, flattened so that they pickle, for the parent."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append((record.name, record.levelno, record.getMessage()))
+
+
+class _MarkRecorder:
+    """The observer's ``mark`` calls, for the parent's observer."""
+
+    def __init__(self):
+        self.marks = []
+
+    def mark(self, relpath, count=1):
+        self.marks.append((relpath, count))
+
+
+def fork_available():
+    return hasattr(os, "fork")
+
+
+def start(files, function, writer=None):
+    """Fork; the child runs ``function()`` with ``files`` (and ``writer``, a
+    ``DalilWriter``) and exits. ``(pid, read_fd)``."""
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    # The parent's own collections would copy the pages it shares with the child;
+    # ``finish`` gives the objects back to the collector.
+    gc.freeze()
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid:
+        os.close(write_fd)
+        return pid, read_fd
+    os.close(read_fd)
+    # A collection would write to every object the parent made (their headers), copying
+    # its whole heap page by page; the child is short-lived and its garbage goes with it.
+    gc.disable()
+    status = 1
+    try:
+        collector = _Collector()
+        logging.getLogger().handlers = [collector]  # the parent's console is not ours
+        recorder = _MarkRecorder()
+        if files.observer is not None:
+            files.observer = recorder
+        known_written, known_memo = set(files.written), set(files._memo_now)
+        known_pages = set(writer._written_files) if writer is not None else set()
+        known_counts = (writer.changed, writer.unchanged) if writer is not None else (0, 0)
+        error = None
+        try:
+            function()
+        except BaseException:  # noqa: BLE001 (sent to the parent, which raises it)
+            error = traceback.format_exc()
+        result = {
+            "written": {path: flag for path, flag in files.written.items()
+                        if path not in known_written},
+            "memo": {relpath: entry for relpath, entry in files._memo_now.items()
+                     if relpath not in known_memo},
+            "pages": sorted(set(writer._written_files) - known_pages) if writer else [],
+            "page_counts": ((writer.changed - known_counts[0], writer.unchanged - known_counts[1])
+                            if writer is not None else (0, 0)),
+            "marks": recorder.marks, "records": collector.records, "error": error,
+        }
+        with os.fdopen(write_fd, "wb") as pipe:
+            pickle.dump(result, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def finish(pid, read_fd):
+    """Wait for a child of ``start``: its result (see ``start``)."""
+    with os.fdopen(read_fd, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    gc.unfreeze()
+    if not data or os.waitstatus_to_exitcode(status) != 0:
+        raise BackgroundError(f"an output process ended without its result "
+                              f"(exit status {os.waitstatus_to_exitcode(status)})")
+    return pickle.loads(data)
+
+
+def replay(result):
+    """Log the child's records in this process, then raise its error if it had one."""
+    for name, level, message in result["records"]:
+        logging.getLogger(name).log(level, "%s", message)
+    if result["error"]:
+        raise BackgroundError(result["error"])
