@@ -134,6 +134,37 @@ def test_a_rebuild_remakes_the_prepared_search_index_when_the_index_changed(tmp_
         assert (first.output / name).read_bytes() == (clean.output / name).read_bytes()
 
 
+def test_a_rebuild_keeps_the_sitemaps_while_their_urls_and_dates_stand(tmp_path):
+    files = sb.base_files()
+    for number in range(5):
+        files.update(sb.listing(f"shop-{number}", f"متجر {number}", Date=f"2026-0{number + 1}-01"))
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True, "DALIL_SITEMAPS_MAX_URLS": 3}
+    first = sb.build_site(tmp_path / "site", files, **settings)
+    assert first.returncode == 0, first.log
+    maps = sorted(first.output.glob("sitemap-*.xml"))
+    assert len(maps) >= 3
+    for path in maps:
+        os.utime(path, ns=(1, 1))
+    # A body edited: no URL or date moves, so no sitemap is made again.
+    body = sb.listing("shop-2", "متجر 2", Date="2026-03-01", body="نص جديد.")
+    sb.write_site(tmp_path / "site", body, **settings)
+    second = sb.run_pelican(tmp_path / "site")
+    assert second.returncode == 0, second.log
+    assert [os.stat(path).st_mtime_ns for path in maps] == [1] * len(maps)
+    # A date moved: that listing's <lastmod> and the index's follow.
+    dated = sb.listing("shop-2", "متجر 2", Date="2026-03-01", Modified="2026-11-20 08:00",
+                       body="نص جديد.")
+    sb.write_site(tmp_path / "site", dated, **settings)
+    third = sb.run_pelican(tmp_path / "site")
+    assert third.returncode == 0, third.log
+    # 08:00 in Africa/Casablanca (the sample settings' zone) is 07:00 UTC.
+    assert "2026-11-20T07:00:00Z" in "".join(path.read_text(encoding="utf-8") for path in maps)
+    clean = sb.build_site(tmp_path / "clean", {**files, **dated}, DALIL_SITEMAPS_MAX_URLS=3)
+    assert clean.returncode == 0, clean.log
+    for name in [path.name for path in maps] + ["sitemap-index.xml", "robots.txt"]:
+        assert (first.output / name).read_bytes() == (clean.output / name).read_bytes(), name
+
+
 def test_a_rebuild_redraws_the_pages_whose_menu_changed(tmp_path):
     """The theme's menu lists the site's pages: renaming one is seen on every listing page."""
     files = sb.base_files()

@@ -102,18 +102,24 @@ class SitemapsGenerator(Generator):
                            "DALIL_SITEMAPS_MAX_URLS/MAX_BYTES lowered to that",
                            PROTOCOL_MAX_URLS, PROTOCOL_MAX_BYTES)
         locations = self._locations()
-        try:
-            sitemaps = split_sitemaps(locations, max(1, max_urls), max_bytes)
-        except SitemapTooSmall as error:
-            logger.error("dalil.sitemaps: %s: raise DALIL_SITEMAPS_MAX_BYTES", error)
-            return []
-        index = []
-        for number, sitemap in enumerate(sitemaps):
-            relpath = cfg.save_as.format(number=number)
-            files.write(relpath, sitemap.document)
-            lastmod = newest(location.lastmod for location in sitemap.locations)
-            index.append(Location(absolute_url(self.siteurl, relpath), lastmod))
-        logger.info("dalil.sitemaps: %d page(s) in %d sitemap(s)", len(locations), len(sitemaps))
+        # The split serialises every URL: on a rebuild whose URLs and dates are those of
+        # the last build, its files stand as they are.
+        key = (cfg.save_as, max(1, max_urls), max_bytes, locations)
+        made = files.keep_group_if_current("sitemaps", key)
+        if made is None:
+            try:
+                sitemaps = split_sitemaps(locations, max(1, max_urls), max_bytes)
+            except SitemapTooSmall as error:
+                logger.error("dalil.sitemaps: %s: raise DALIL_SITEMAPS_MAX_BYTES", error)
+                return []
+            made = []
+            for number, sitemap in enumerate(sitemaps):
+                relpath = cfg.save_as.format(number=number)
+                files.write(relpath, sitemap.document)
+                made.append((relpath, newest(location.lastmod for location in sitemap.locations)))
+            files.record_group("sitemaps", key, [relpath for relpath, _ in made], made)
+        index = [Location(absolute_url(self.siteurl, relpath), lastmod) for relpath, lastmod in made]
+        logger.info("dalil.sitemaps: %d page(s) in %d sitemap(s)", len(locations), len(made))
         if not cfg.index_save_as:
             return [location.loc for location in index]
         files.write(cfg.index_save_as, sitemap_index(index))
