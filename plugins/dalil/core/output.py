@@ -275,11 +275,15 @@ class OutputFiles:
         if not current:
             self._key_digests[str(relpath)] = key_digest  # for write_keyed
             return False
-        self._claim(relpath)
+        self._keep(relpath)
         self._memo_now[str(relpath)] = known
+        return True
+
+    def _keep(self, relpath):
+        """Claim ``relpath`` as this build's output as it stands on disk."""
+        self._claim(relpath)
         if self.observer is not None:
             self.observer.mark(str(relpath))
-        return True
 
     def keep_group_if_current(self, name, key):
         """``keep_if_current`` for files made together from ``key`` whose names are known
@@ -299,9 +303,7 @@ class OutputFiles:
         except OSError:
             return None
         for relpath, _ in sizes:
-            self._claim(relpath)
-            if self.observer is not None:
-                self.observer.mark(relpath)
+            self._keep(relpath)
         self._memo_now[GROUP_PREFIX + name] = known
         return details
 
