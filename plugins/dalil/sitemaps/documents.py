@@ -43,16 +43,15 @@ def _root(name, nsmap):
     return root
 
 
-_LOC, _LASTMOD = _tag("loc"), _tag("lastmod")
+_URL, _LOC, _LASTMOD = _tag("url"), _tag("loc"), _tag("lastmod")
 
 
-def _location_element(location, name="url"):
-    element = etree.Element(_tag(name), nsmap={None: SITEMAP_NS})
+def _append_location(parent, location, tag=_URL):
+    element = etree.SubElement(parent, tag)
     etree.SubElement(element, _LOC).text = location.loc
     if location.lastmod:
         etree.SubElement(element, _LASTMOD).text = rfc3339(location.lastmod)
     element.tail = "\n"
-    return element
 
 
 class SitemapTooSmall(ValueError):
@@ -67,36 +66,37 @@ class Sitemap:
 
 def split_sitemaps(locations, max_urls, max_bytes):
     """``locations`` in URL order, as ``Sitemap``s within both limits (at least one)."""
-    empty_size = len(_document(_root("urlset", {None: SITEMAP_NS})))
-    # An element serialised alone declares the namespace its urlset already declares.
-    declaration_size = len(etree.tostring(etree.Element(_tag("url"), nsmap={None: SITEMAP_NS})))
-    declaration_size -= len(b"<url/>")
+    ordered = sorted(locations, key=lambda location: location.loc)
+    root = _root("urlset", {None: SITEMAP_NS})
+    for location in ordered:
+        _append_location(root, location)
+    # Serialised once, then cut at its line ends (one <url> per line): a sub-sitemap is
+    # its head, its lines and the closing tag, the bytes lxml gives for it alone.
+    declaration, opening, *lines, closing, end = _document(root).split(b"\n")
+    if len(lines) != len(ordered) or closing != b"</urlset>" or end:
+        raise ValueError("a sitemap URL contains a line break")
+    head, tail = declaration + b"\n" + opening + b"\n", closing + b"\n"
+    empty_size = len(head) + len(tail)
     chunks, chunk, size = [], [], empty_size
-    for location in sorted(locations, key=lambda location: location.loc):
-        element = _location_element(location)
-        element_size = len(etree.tostring(element, encoding="UTF-8")) - declaration_size
-        if empty_size + element_size > max_bytes:
+    for location, line in zip(ordered, lines):
+        line_size = len(line) + 1
+        if empty_size + line_size > max_bytes:
             raise SitemapTooSmall(f"{location.loc} does not fit in a sitemap of {max_bytes} bytes")
-        if chunk and (len(chunk) >= max_urls or size + element_size > max_bytes):
+        if chunk and (len(chunk) >= max_urls or size + line_size > max_bytes):
             chunks.append(chunk)
             chunk, size = [], empty_size
-        chunk.append((location, element))
-        size += element_size
+        chunk.append((location, line))
+        size += line_size
     chunks.append(chunk)
-    sitemaps = []
-    for chunk in chunks:
-        root = _root("urlset", {None: SITEMAP_NS})
-        for _, element in chunk:
-            root.append(element)
-        sitemaps.append(Sitemap(_document(root), tuple(location for location, _ in chunk)))
-    return sitemaps
+    return [Sitemap(head + b"".join(line + b"\n" for _, line in chunk) + tail,
+                    tuple(location for location, _ in chunk)) for chunk in chunks]
 
 
 def sitemap_index(locations):
     """The sitemap index of sub-sitemaps (``Location``: loc, newest lastmod)."""
     root = _root("sitemapindex", {None: SITEMAP_NS})
     for location in locations:
-        root.append(_location_element(location, "sitemap"))
+        _append_location(root, location, _tag("sitemap"))
     return _document(root)
 
 
