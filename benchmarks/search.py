@@ -175,8 +175,8 @@ def write_indexes(output, entries):
              settings.prepared_save_as: serialise_prepared(prepared_index(entries)).encode("utf-8")}
     for relpath, data in files.items():
         (output / relpath).write_bytes(data)
-        for suffix, compress in PRECOMPRESSED.items():
-            (output / (relpath + suffix)).write_bytes(compress(data))
+        for suffix in PRECOMPRESSED:
+            (output / (relpath + suffix)).write_bytes(compressed(data, suffix))
     return files
 
 

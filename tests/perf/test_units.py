@@ -334,10 +334,11 @@ def test_several_files_are_precompressed_in_one_call(tmp_path):
     assert gzip.decompress((tmp_path / "b.csv.gz").read_bytes()) == b"x"
 
 
-@pytest.mark.parametrize("size", [0, 1, 65_535, 65_536, 200_001])
-def test_precompressed_copies_are_made_in_chunks_with_the_bytes_of_one_call(tmp_path, size):
+@pytest.mark.parametrize("size", [0, 1, 65_535, 65_536, 200_001, 2_500_000])
+def test_precompressed_copies_decompress_to_their_file(tmp_path, size):
     import gzip
     import random
+    import zlib
 
     import brotli
 
@@ -345,15 +346,58 @@ def test_precompressed_copies_are_made_in_chunks_with_the_bytes_of_one_call(tmp_
 
     words = ["مطعم", "الزيتونة", "الدار", "البيضاء", "restaurant", "0612345678", "\n"]
     rng = random.Random(size)
-    data = " ".join(rng.choice(words) for _ in range(size)).encode("utf-8")[:size]
+    data = " ".join(rng.choice(words) for _ in range(size // 4 + 1)).encode("utf-8")[:size]
     files = OutputFiles(tmp_path)
     files.write("index.json", data)
     files.precompress("index.json")
     gz = (tmp_path / "index.json.gz").read_bytes()
     br = (tmp_path / "index.json.br").read_bytes()
-    assert gz == gzip.compress(data, compresslevel=9, mtime=0)  # the gzip of one call, exactly
     assert gzip.decompress(gz) == data and brotli.decompress(br) == data
+    member = zlib.decompressobj(wbits=31)
+    assert member.decompress(gz) == data and member.eof and not member.unused_data  # one member
+    assert gz[:10] == gzip.compress(b"", mtime=0)[:10]  # no name, no time: reproducible
+    assert len(gz) <= len(gzip.compress(data, compresslevel=9, mtime=0)) * 1.01 + 8
     assert compressed(data, ".br") == br and compressed(data, ".gz") == gz
+def test_gzip_copy_compresses_again_only_the_segments_an_edit_touched(tmp_path, monkeypatch):
+    import gzip
+    import random
+
+    from dalil.core import output
+    from dalil.core.output import OutputFiles, compressed
+
+    rng = random.Random(7)
+    records = [f'{{"name":"مطعم {rng.randrange(10**6)}","phone":"06{rng.randrange(10**8):08d}"}}'
+               for _ in range(40_000)]
+    # A long run with no place to cut: segments end at the size limit there.
+    data = ("[\n" + ",\n".join(records[:20_000]) + "x" * 1_500_000
+            + ",\n".join(records[20_000:]) + "\n]\n").encode("utf-8")
+    edited = data.replace(records[30_000].encode(), b'{"name":"edited"}')
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True,
+                "CACHE_PATH": str(tmp_path / "cache")}
+    compressions = []
+    original = output.zlib.compressobj
+    monkeypatch.setattr(output.zlib, "compressobj",
+                        lambda *args, **kwargs: compressions.append(1) or original(*args, **kwargs))
+
+    def build(text, extra_settings=()):
+        compressions.clear()
+        files = OutputFiles(tmp_path / "out", settings={**settings, **dict(extra_settings)})
+        files.write("export.json", text)
+        files.precompress("export.json")
+        return (tmp_path / "out" / "export.json.gz").read_bytes(), len(compressions)
+
+    first, segments = build(data)
+    assert gzip.decompress(first) == data and segments > 20
+    copy, compressed_again = build(edited)
+    assert copy == compressed(edited, ".gz")  # the bytes of a build without the memo
+    assert gzip.decompress(copy) == edited and 1 <= compressed_again <= 3
+    # Another salt (settings or code) or no content cache: nothing is taken from the memo.
+    assert build(data, {"SITEURL": "https://other.example"})[1] > 20
+    (tmp_path / "out" / "export.json").unlink()
+    settings["CACHE_CONTENT"] = False
+    assert build(data) == (first, segments)
+
+
 def test_compiled_templates_are_reused_only_under_the_same_options(tmp_path):
     from jinja2 import DictLoader, Environment
 
