@@ -16,6 +16,8 @@ import pickle
 import sys
 import traceback
 
+from pelican import signals
+
 
 class BackgroundError(RuntimeError):
     """An output generator failed in its forked process (the message holds its traceback)."""
@@ -44,6 +46,18 @@ class _MarkRecorder:
 
 def fork_available():
     return hasattr(os, "fork")
+
+
+def when_contexts_done(generator, function):
+    """Call ``function()`` once every generator of ``generator``'s build has made its
+    context (``all_generators_finalized``), before any writes its pages: a data file
+    made from the contexts alone can then be written beside all the page output."""
+    def receiver(generators):
+        signals.all_generators_finalized.disconnect(receiver)
+        if any(other is generator for other in generators):  # not a build that failed earlier
+            function()
+
+    signals.all_generators_finalized.connect(receiver, weak=False)
 
 
 def start(files, function, writer=None):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pelican.generators import Generator
 
+from dalil.core.background import when_contexts_done
 from dalil.core.i18n import N_
 from dalil.core.output import output_files
 from dalil.core.pages import register_page
@@ -35,6 +36,7 @@ class SearchGenerator(Generator):
         add_plugin_templates(self, TEMPLATES_DIR)
         self.config = search_settings(self.settings)
         self.short_name = self._short_name()
+        when_contexts_done(self, self._start_data_files)
 
     def _short_name(self):
         name = self.config.opensearch_short_name or self.settings.get("SITENAME", "")
@@ -60,14 +62,17 @@ class SearchGenerator(Generator):
             self.context[OPENSEARCH_CONTEXT_KEY] = {"url": cfg.opensearch_save_as,
                                                     "title": self.short_name}
 
-    def generate_output(self, writer):
-        cfg = self.config
+    def _start_data_files(self):
+        # Made from the contexts, and nothing else in the build reads them: with a second
+        # core they are written beside all the pages.
         files = output_files(self.context)
         directory = self.context.get(DIRECTORY_KEY)
-        # Nothing else in the build reads the data files: with a second core they are
-        # written beside the pages.
         files.in_background(lambda: self._write_data_files(files, directory),
                             forked=build_workers(self.settings) > 1)
+
+    def generate_output(self, writer):
+        cfg = self.config
+        directory = self.context.get(DIRECTORY_KEY)
         if (cfg.page_save_as or cfg.random_save_as) and not cfg.index_save_as:
             logger.warning("dalil.search: the search and random pages need the search index; "
                            "DALIL_SEARCH_INDEX_SAVE_AS is empty")

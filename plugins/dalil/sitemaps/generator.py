@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pelican.generators import Generator
 
+from dalil.core.background import when_contexts_done
 from dalil.core.dates import build_time, to_utc
 from dalil.core.i18n import N_, interface_settings, translations
 from dalil.core.output import output_files
@@ -44,6 +45,7 @@ class SitemapsGenerator(Generator):
         self.config = sitemaps_settings(self.settings)
         self.siteurl = self.settings.get("SITEURL", "")
         self.timezone = self.settings.get("TIMEZONE") or "UTC"
+        when_contexts_done(self, self._start_data_files)
 
     def generate_context(self):
         cfg = self.config
@@ -51,24 +53,30 @@ class SitemapsGenerator(Generator):
             register_page(self.context, cfg.page_url, N_("Site map"))
             self.context[PAGE_CONTEXT_KEY] = cfg.page_url
 
-    def generate_output(self, writer):
-        cfg = self.config
-        if not self.siteurl and (cfg.save_as or cfg.news_save_as or cfg.robots_save_as):
+    def _start_data_files(self):
+        if not self.siteurl and (self.config.save_as or self.config.news_save_as
+                                 or self.config.robots_save_as):
             logger.info("dalil.sitemaps: SITEURL is empty: sitemaps and robots.txt hold "
                         "root-relative URLs (set SITEURL when publishing)")
+        # Made from the contexts, and nothing else in the build reads them: with a second
+        # core they are written beside all the pages.
         files = output_files(self.context)
-        # Nothing else in the build reads the sitemaps or the page: with a second core
-        # they are written beside the rest of the build (the page through Pelican's
-        # writer, which then learns of it).
-        files.in_background(lambda: self._write_all(files, writer), writer=writer,
+        files.in_background(lambda: self._write_data_files(files),
+                            forked=build_workers(self.settings) > 1)
+
+    def generate_output(self, writer):
+        if not self.config.page_save_as:
+            return
+        files = output_files(self.context)
+        # The page, through Pelican's writer (which then learns of it), in a process of
+        # its own for the same reason: it lists every listing.
+        files.in_background(lambda: self._write_page(writer), writer=writer,
                             forked=build_workers(self.settings) > 1
                             and isinstance(writer, DalilWriter))
 
-    def _write_all(self, files, writer):
-        self._write_data_files(files)
-        if self.config.page_save_as:
-            writer.write_file(self.config.page_save_as, self.get_template("sitemaps/sitemap"),
-                              self.context, **self._page_context())
+    def _write_page(self, writer):
+        writer.write_file(self.config.page_save_as, self.get_template("sitemaps/sitemap"),
+                          self.context, **self._page_context())
 
     # -- XML sitemaps ----------------------------------------------------
 
