@@ -256,8 +256,8 @@ class OutputFiles:
         if self.observer is not None:
             self.observer.mark(str(relpath))
 
-    def _claim(self, relpath):
-        target = self.path_for(relpath)
+    def _claim(self, relpath, target=None):
+        target = target or self.path_for(relpath)
         if target in self.written:
             raise DuplicateOutput(f"{relpath} is written twice in one build")
         self.written[target] = False
@@ -331,23 +331,25 @@ class OutputFiles:
         Without ``CACHE_CONTENT``, always False."""
         if not self._settings.get("CACHE_CONTENT"):
             return False
+        relpath = str(relpath)
         key_digest = self._key_digest(key)
-        known = self._load_memo().get(str(relpath))
+        known = self._load_memo().get(relpath)
+        target = self.path_for(relpath)
         try:
             current = (known is not None and known[0] == key_digest
-                       and os.path.getsize(self.path_for(relpath)) == known[1])
+                       and os.stat(target).st_size == known[1])
         except OSError:
             current = False
         if not current:
-            self._key_digests[str(relpath)] = key_digest  # for write_keyed
+            self._key_digests[relpath] = key_digest  # for write_keyed
             return False
-        self._keep(relpath)
-        self._memo_now[str(relpath)] = known
+        self._keep(relpath, target)
+        self._memo_now[relpath] = known
         return True
 
-    def _keep(self, relpath):
-        """Claim ``relpath`` as this build's output as it stands on disk."""
-        self._claim(relpath)
+    def _keep(self, relpath, target=None):
+        """Claim ``relpath`` (at ``target``, when known) as this build's output as it stands."""
+        self._claim(relpath, target)
         if self.observer is not None:
             self.observer.mark(str(relpath))
 

@@ -14,6 +14,7 @@ import re
 GUARD = "'"
 _FORMULA_STARTS = ("=", "@", "\t", "\r")
 _SIGNS = ("+", "-")
+_RISKY_FIRST = frozenset("".join((*_FORMULA_STARTS, *_SIGNS, GUARD)))
 # The build's phone rule (dalil.directory.validate) for a number written with "+".
 _PHONE = re.compile(r"\+\(?[0-9][0-9 ()./-]*")
 
@@ -26,6 +27,8 @@ def _runs_as_formula(value):
 
 def guard_cell(value):
     """``value`` as a CSV cell that no spreadsheet runs as a formula."""
+    if not value or value[0] not in _RISKY_FIRST:  # most cells: their first character says
+        return value
     return GUARD + value if _runs_as_formula(value.lstrip(GUARD)) else value
 
 
