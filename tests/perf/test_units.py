@@ -514,3 +514,22 @@ def test_listings_of_plain_paragraphs_skip_markdown_passes():
     other = dict(settings(), MARKDOWN={**settings()["MARKDOWN"],
                                        "extensions": ["markdown.extensions.smarty"]})
     assert not LeanMarkdownReader(other)._plain_allowed
+
+
+def test_data_files_start_once_every_context_is_made_and_only_for_their_own_build():
+    from pelican import signals
+
+    from dalil.core.background import when_contexts_done
+
+    calls = []
+    ours, other = object(), object()
+    when_contexts_done(ours, lambda: calls.append("ours"))
+    signals.all_generators_finalized.send([other])  # a later build: an earlier one failed
+    assert calls == []
+    signals.all_generators_finalized.send([ours])  # disconnected: never for another build
+    assert calls == []
+
+    when_contexts_done(ours, lambda: calls.append("ours"))
+    signals.all_generators_finalized.send([other, ours])
+    signals.all_generators_finalized.send([other, ours])
+    assert calls == ["ours"]
