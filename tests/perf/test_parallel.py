@@ -197,3 +197,41 @@ def test_the_incremental_builds_equal_a_serial_clean_build(rebuilt, tmp_path):
     incremental_tree, clean_tree = tree(first.output), tree(clean.output)
     assert sorted(incremental_tree) == sorted(clean_tree)
     assert [path for path in clean_tree if clean_tree[path] != incremental_tree[path]] == []
+
+
+def test_a_rebuild_renders_again_only_the_articles_whose_inputs_changed(tmp_path):
+    """Pelican's articles and pages: one whose source, links and templates' values stand
+    is not rendered again (a same-size stand-in for its file stays, which only a skipped
+    page can leave); a moved link target makes the article that links it again."""
+    files = sb.base_files()
+    files.update(sb.listing("zaytouna", "مطعم الزيتونة"))
+    files["news/souk.md"] = sb.metadata_file("سوق جديد في المدينة.", Title="سوق جديد",
+                                             Slug="souk", Date="2026-11-01 09:00")
+    files["news/festival.md"] = sb.metadata_file(
+        "انظر أيضا [السوق]({filename}/news/souk.md).", Title="مهرجان", Slug="festival",
+        Date="2026-11-02 09:00")
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True}
+    first = sb.build_site(tmp_path / "site", files, **settings)
+    assert first.returncode == 0, first.log
+    pages = {name: first.output / name for name in
+             ("news/souk/index.html", "news/festival/index.html", "about/index.html")}
+    originals = {name: path.read_bytes() for name, path in pages.items()}
+    for name, path in pages.items():
+        path.write_bytes(b"x" * len(originals[name]))
+    unchanged = sb.run_pelican(tmp_path / "site")
+    assert unchanged.returncode == 0, unchanged.log
+    assert {name: path.read_bytes() for name, path in pages.items()} == {
+        name: b"x" * len(data) for name, data in originals.items()}
+
+    for name, path in pages.items():
+        path.write_bytes(originals[name])
+    moved = {"news/souk.md": files["news/souk.md"].replace("Slug: souk", "Slug: souk-jadid")}
+    sb.write_site(tmp_path / "site", moved, **settings)
+    second = sb.run_pelican(tmp_path / "site")
+    assert second.returncode == 0, second.log
+    festival = pages["news/festival/index.html"].read_text(encoding="utf-8")
+    assert "/news/souk-jadid/" in festival and "/news/souk/" not in festival
+    clean = sb.build_site(tmp_path / "clean", {**files, **moved}, DALIL_DIRECTORY_WORKERS=1)
+    assert clean.returncode == 0, clean.log
+    for name in ("news/festival/index.html", "news/souk-jadid/index.html", "about/index.html"):
+        assert (first.output / name).read_bytes() == (clean.output / name).read_bytes(), name

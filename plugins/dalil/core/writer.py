@@ -1,4 +1,6 @@
-"""Pelican's writer, except that a file whose bytes did not change is left alone.
+"""Pelican's writer, except that a file whose bytes did not change is left alone, and
+that with the content cache an article or page whose inputs did not change is not
+rendered again.
 
 An unchanged page keeps its mtime, so rsync and S3 uploads move only what changed.
 Everything else (sanitised paths, the ``override_output`` rules, signals, feeds) is
@@ -12,6 +14,14 @@ from pelican.utils import sanitised_join
 from pelican.writers import FileOverwriteFailedError, Writer
 
 from .output import OBSERVER_KEY, write_if_changed
+
+CONTENT_PAGES_CACHE = "dalil_content_pages.pickle"
+# What Pelican gives the template of one article or one page (generate_articles,
+# generate_pages), besides the context; any other write is rendered every time.
+_CONTENT_PAGE_ARGS = {"article", "page", "category", "relative_urls", "override_output", "url",
+                      "blog"}
+# Names the writer sets in each page's variables itself.
+_WRITER_NAMES = {"output_file", "localsiteurl"}
 
 
 class _CompareOnClose(io.StringIO):
@@ -33,6 +43,8 @@ class DalilWriter(Writer):
         super().__init__(output_path, settings=settings)
         self.changed = 0
         self.unchanged = 0
+        self._content_pages = None  # a PageCache, made on the first article or page
+        self._template_keys = {}  # template name -> its digest (or None: never skipped)
 
     def record(self, path, changed):
         if changed:
@@ -64,8 +76,56 @@ class DalilWriter(Writer):
         return _CompareOnClose(self, filename, encoding)
 
     def write_file(self, name, template, context, *args, **kwargs):
-        super().write_file(name, template, context, *args, **kwargs)
+        key = self._content_page_key(name, template, context, args, kwargs)
+        if key is not None and self._content_pages.is_fresh(name, key):
+            path = output_file_path(self.output_path, name)
+            self.claim(path)
+            self.record(path, False)
+        else:
+            super().write_file(name, template, context, *args, **kwargs)
+            if key is not None:
+                path = output_file_path(self.output_path, name)
+                self._content_pages.store(name, key, os.path.getsize(path))
         _observe(context, name)
+
+    def _content_page_key(self, name, template, context, args, kwargs):
+        """The digest of what one article's or page's file is made of, or None when the
+        page must be rendered (no content cache, or another kind of write)."""
+        # Here, not above: the directory package imports this module.
+        from dalil.directory.incremental import (NotDigestable, PageCache, digest, stable_repr,
+                                                 template_digest)
+
+        content = kwargs.get("article", kwargs.get("page"))
+        if (content is None or args or not name or kwargs.get("override_output")
+                or not set(kwargs) <= _CONTENT_PAGE_ARGS or not self.settings.get("CACHE_CONTENT")):
+            return None
+        if template.name not in self._template_keys:
+            self._template_keys[template.name] = template_digest(
+                template.environment, context, [template.name], _CONTENT_PAGE_ARGS | _WRITER_NAMES,
+                all_code=True)
+        template_key = self._template_keys[template.name]
+        if template_key is None:
+            return None
+        if self._content_pages is None:
+            self._content_pages = PageCache(self.settings, self.output_path, b"content pages",
+                                            CONTENT_PAGES_CACHE)
+        try:
+            # Its HTML as the template reads it (links to other content resolved, so that a
+            # moved target makes the page again) and its metadata; the rest of what the
+            # template reads of it (summary, dates, category) follows from those, the
+            # settings and the code. Its URL and path are among ``kwargs`` and ``name``.
+            shown = (content.content, content.metadata, content.status,
+                     [(item.lang, item.url, item.source_path)
+                      for item in getattr(content, "translations", [])])
+            given = {key: value for key, value in kwargs.items() if key not in ("article", "page")}
+            return digest(stable_repr((template_key.hex(), name, shown, given)))
+        except NotDigestable:
+            return None
+
+    def save_content_pages(self):
+        """Keep the digests of this build's articles and pages for the next build."""
+        if self._content_pages is not None:
+            self._content_pages.save()
 
     def write_feed(self, elements, context, path=None, *args, **kwargs):
         feed = super().write_feed(elements, context, path, *args, **kwargs)

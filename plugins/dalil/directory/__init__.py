@@ -10,7 +10,8 @@ from dalil.core.templates import escape_by_default, load_templates_once, reuse_c
 from dalil.core.writer import get_writer
 
 from .articles import (check_article_slugs, check_page_slugs, claim_directory_folders,
-                       publish_page_links, sanitize_content, write_empty_categories)
+                       publish_page_links, sanitize_content, save_content_pages,
+                       write_empty_categories)
 from .generator import DirectoryGenerator
 
 
@@ -34,3 +35,5 @@ def register():
     signals.page_generator_finalized.connect(publish_page_links)
     signals.content_object_init.connect(sanitize_content)
     signals.article_writer_finalized.connect(write_empty_categories)
+    signals.article_writer_finalized.connect(save_content_pages)
+    signals.page_writer_finalized.connect(save_content_pages)

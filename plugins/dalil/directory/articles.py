@@ -7,6 +7,7 @@ from collections import defaultdict
 from pelican.urlwrappers import Category
 
 from dalil.core.errors import ContentErrors
+from dalil.core.writer import DalilWriter
 from dalil.core.slugs import SLUG_RULE, is_valid_slug
 from dalil.core.text import html_text, plain_text, strip_unsafe
 
@@ -105,3 +106,10 @@ def write_empty_categories(generator, writer):
         writer.write_file(category.save_as, template, generator.context, url=category.url,
                           category=category, articles=[], dates=[], template_name="category",
                           blog=True, page_name=category.page_name, all_articles=[])
+
+
+def save_content_pages(generator, writer):
+    """``article_writer_finalized``, ``page_writer_finalized``: the digests of the articles
+    and pages written so far, for the next build (pages are written after articles)."""
+    if isinstance(writer, DalilWriter):
+        writer.save_content_pages()

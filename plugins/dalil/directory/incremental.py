@@ -10,10 +10,12 @@ turns skipping off, so a stale page is never kept.
 
 import dataclasses
 import datetime as dt
+import functools
 import hashlib
 import logging
 import os
 import pickle
+import weakref
 from pathlib import Path
 
 import jinja2
@@ -84,38 +86,67 @@ def term_key(term):
     return tuple(getattr(term, name) for name in _TERM_FIELDS)
 
 
+# env -> {name: (source, parsed template, undeclared names)}: parsing is most of a
+# digest's time, and the directory and Pelican's writer digest the same base templates.
+_PARSED = weakref.WeakKeyDictionary()
+
+
 def _parsed_templates(env, names):
-    """``name -> parsed template`` of ``names`` and every template they extend, include
-    or import (each parsed once: parsing is most of the global digest's time)."""
+    """``name -> (source, undeclared names)`` of ``names`` and every template they extend,
+    include or import. A template is parsed again only if its source changed."""
+    known = _PARSED.setdefault(env, {})
     parsed, todo = {}, list(names)
     while todo:
         name = todo.pop()
         if name in parsed:
             continue
-        parsed[name] = env.parse(env.loader.get_source(env, name)[0])
-        todo.extend(ref for ref in meta.find_referenced_templates(parsed[name]) if ref)
+        source = env.loader.get_source(env, name)[0]
+        if name not in known or known[name][0] != source:
+            tree = env.parse(source)
+            known[name] = (source, meta.find_undeclared_variables(tree),
+                           [ref for ref in meta.find_referenced_templates(tree) if ref])
+        parsed[name] = known[name][:2]
+        todo.extend(known[name][2])
     return parsed
 
 
-def _code_files():
+def _code_files(everything=False):
     # The code that makes directory pages; other plugins reach them only through
-    # context values, which are digested themselves.
+    # context values, which are digested themselves. Pelican's own pages (articles)
+    # are made by Pelican and reach every plugin's signals: all of both.
     package = Path(dalil.__file__).parent
-    roots = [package / "core", package / "directory"]
+    roots = [package] if everything else [package / "core", package / "directory"]
     yield from sorted(path for root in roots for path in root.rglob("*.py"))
-    yield Path(pelican.__file__)
+    if everything:
+        yield from sorted(Path(pelican.__file__).parent.glob("*.py"))
+    else:
+        yield Path(pelican.__file__)
+
+
+@functools.lru_cache(maxsize=None)
+def _code_digests(everything):
+    """Once per process: the code that runs is the code that was loaded."""
+    return tuple(f"{path}:{digest(path.read_text('utf-8', 'replace')).hex()}"
+                 for path in _code_files(everything))
 
 
 def global_digest(generator, template_names):
-    """The digest of everything a page depends on besides its own data, or None."""
-    env, context = generator.env, generator.context
+    """The digest of everything a directory page depends on besides its own data, or None."""
+    return template_digest(generator.env, generator.context, template_names, PAGE_NAMES,
+                           generator._templates_path)
+
+
+def template_digest(env, context, template_names, page_names, template_folders=(),
+                    all_code=False):
+    """The digest of everything pages of ``template_names`` depend on besides what each
+    page is given itself (``page_names``), or None: the templates, the code, the
+    settings and every context value the templates name."""
     parts = [pelican.__version__, jinja2.__version__]
-    for folder in generator._templates_path:
+    for folder in template_folders:
         for path in sorted(Path(folder).rglob("*")):
             if path.is_file():
                 parts.append(f"{path}:{digest(path.read_text('utf-8', 'replace')).hex()}")
-    for path in _code_files():
-        parts.append(f"{path}:{digest(path.read_text('utf-8', 'replace')).hex()}")
+    parts += _code_digests(all_code)
     for key in sorted(k for k in context if k.isupper() and k not in _NOT_OUTPUT_SETTINGS):
         try:
             parts.append(f"{key}={stable_repr(context[key])}")
@@ -124,18 +155,19 @@ def global_digest(generator, template_names):
     try:
         parsed = _parsed_templates(env, template_names)
     except jinja2.TemplateError as error:
-        logger.debug("dalil.directory: no page skipping: %s", error)
+        logger.debug("dalil: no page skipping: %s", error)
         return None
     used = set()
-    for tree in parsed.values():
-        used |= meta.find_undeclared_variables(tree)
-    for name in sorted(used - PAGE_NAMES):
+    for name, (source, undeclared) in sorted(parsed.items()):
+        used |= undeclared
+        parts.append(f"{name}:{digest(source).hex()}")
+    for name in sorted(used - set(page_names)):
         if name in context and not name.isupper():
             try:
                 parts.append(f"{name}={stable_repr(context[name])}")
             except NotDigestable:
-                logger.info("dalil.directory: every page is rendered: template value %r "
-                            "is not plain data", name)
+                logger.info("dalil: every page of %s is rendered: template value %r is not "
+                            "plain data", ", ".join(template_names), name)
                 return None
         elif name not in context:
             parts.append(f"{name}=<absent>")
@@ -145,9 +177,9 @@ def global_digest(generator, template_names):
 class PageCache:
     """Digests and sizes of the pages written by the last build, in CACHE_PATH."""
 
-    def __init__(self, settings, output_path, global_key):
+    def __init__(self, settings, output_path, global_key, name=CACHE_NAME):
         self.enabled = bool(settings.get("CACHE_CONTENT")) and global_key is not None
-        self.path = os.path.join(settings["CACHE_PATH"], CACHE_NAME)
+        self.path = os.path.join(settings["CACHE_PATH"], name)
         self.output_path = output_path
         self.global_key = global_key
         self.previous = {}
