@@ -235,3 +235,38 @@ def test_a_rebuild_renders_again_only_the_articles_whose_inputs_changed(tmp_path
     assert clean.returncode == 0, clean.log
     for name in ("news/festival/index.html", "news/souk-jadid/index.html", "about/index.html"):
         assert (first.output / name).read_bytes() == (clean.output / name).read_bytes(), name
+
+
+def test_rebuilds_in_one_process_do_not_keep_the_builds_before_them(tmp_path):
+    """``invoke livereload`` builds again in its own process: each build's content and
+    directory are let go once it is done (Pelican memoizes content on its class)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    files = sb.base_files()
+    files["news/souk.md"] = sb.metadata_file("سوق جديد.", Title="سوق", Slug="souk",
+                                             Date="2026-11-01 09:00")
+    for number in range(20):
+        files.update(sb.listing(f"shop-{number}", f"متجر {number}"))
+    sb.write_site(tmp_path, files, CACHE_CONTENT=True, LOAD_CONTENT_CACHE=True)
+    script = textwrap.dedent("""
+        import gc
+        from pelican.contents import Article
+        from dalil.directory.model import Listing
+        from dalil.tasks import CachedBuilds
+
+        builds = CachedBuilds(None, "pelicanconf.py")
+        for _ in range(3):
+            builds.build()
+            gc.collect()
+            alive = gc.get_objects()
+            print("alive:", sum(isinstance(o, Listing) for o in alive),
+                  sum(isinstance(o, Article) for o in alive))
+    """)
+    completed = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, text=True,
+                               capture_output=True, timeout=300,
+                               env={**os.environ, "PYTHONPATH": str(sb.PACKAGE_SOURCE)})
+    assert completed.returncode == 0, completed.stderr
+    alive = [line for line in completed.stdout.splitlines() if line.startswith("alive:")]
+    assert alive == ["alive: 0 0"] * 3, completed.stdout

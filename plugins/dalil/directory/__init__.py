@@ -10,8 +10,8 @@ from dalil.core.templates import escape_by_default, load_templates_once, reuse_c
 from dalil.core.writer import get_writer
 
 from .articles import (check_article_slugs, check_page_slugs, claim_directory_folders,
-                       publish_page_links, sanitize_content, save_content_pages,
-                       write_empty_categories)
+                       forget_memoized_content, publish_page_links, sanitize_content,
+                       save_content_pages, write_empty_categories)
 from .generator import DirectoryGenerator
 
 
@@ -37,3 +37,4 @@ def register():
     signals.article_writer_finalized.connect(write_empty_categories)
     signals.article_writer_finalized.connect(save_content_pages)
     signals.page_writer_finalized.connect(save_content_pages)
+    signals.finalized.connect(forget_memoized_content)

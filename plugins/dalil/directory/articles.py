@@ -4,6 +4,7 @@ import logging
 import os
 from collections import defaultdict
 
+from pelican.contents import Content
 from pelican.urlwrappers import Category
 
 from dalil.core.errors import ContentErrors
@@ -113,3 +114,14 @@ def save_content_pages(generator, writer):
     and pages written so far, for the next build (pages are written after articles)."""
     if isinstance(writer, DalilWriter):
         writer.save_content_pages()
+
+
+def forget_memoized_content(pelican_object):
+    """``finalized``: Pelican memoizes each article's and page's HTML and summary on the
+    ``Content`` class, keyed by the object, so every build's content, and through it the
+    build's whole context and directory, stays alive in a process that builds again
+    (``invoke livereload``): a 10,000-listing site grew by 15 MiB a rebuild."""
+    for name in ("get_content", "get_summary"):
+        cache = getattr(Content.__dict__.get(name), "cache", None)
+        if isinstance(cache, dict):
+            cache.clear()
