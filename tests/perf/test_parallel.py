@@ -259,6 +259,7 @@ def test_rebuilds_in_one_process_do_not_keep_the_builds_before_them(tmp_path):
         builds = CachedBuilds(None, "pelicanconf.py")
         for _ in range(3):
             builds.build()
+            gc.unfreeze()  # what the next build does first (the objects of this one, frozen)
             gc.collect()
             alive = gc.get_objects()
             print("alive:", sum(isinstance(o, Listing) for o in alive),

@@ -4,7 +4,7 @@ from pelican import signals
 
 from dalil.core.errors import install_log_filters
 from dalil.core.i18n import install_interface
-from dalil.core.memory import return_large_buffers
+from dalil.core.memory import collect_previous_build, return_large_buffers
 from dalil.core.static import keep_unchanged_static
 from dalil.core.templates import escape_by_default, load_templates_once, reuse_compiled_templates
 from dalil.core.writer import get_writer
@@ -23,6 +23,7 @@ def register():
     install_log_filters()
     return_large_buffers()
     signals.initialized.connect(claim_directory_folders)
+    signals.generator_init.connect(collect_previous_build)
     signals.generator_init.connect(escape_by_default)
     signals.generator_init.connect(install_interface)
     signals.generator_init.connect(reuse_compiled_templates)

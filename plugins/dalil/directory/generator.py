@@ -15,6 +15,7 @@ from pyuca import Collator
 from dalil.core.dates import build_time
 from dalil.core.errors import ContentErrors
 from dalil.core.i18n import N_
+from dalil.core.memory import leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
 from dalil.core.output import OBSERVER_KEY, write_if_changed
 from dalil.core.pages import register_page
@@ -401,6 +402,7 @@ class DirectoryGenerator(Generator):
         if isinstance(self.writer, DalilWriter):
             self.writer_counts = (self.writer.changed, self.writer.unchanged)
         print_summary(self, time.perf_counter() - self.started)
+        leave_build_to_exit()  # after the last forked writer is joined (it unfreezes)
 
 
 def source_cache(settings):
