@@ -398,6 +398,52 @@ def test_gzip_copy_compresses_again_only_the_segments_an_edit_touched(tmp_path, 
     assert build(data) == (first, segments)
 
 
+def test_export_rows_are_made_again_only_for_listings_whose_digest_changed(tmp_path, monkeypatch):
+    import dataclasses
+
+    from benchmarks.exports import synthetic_directory
+    from dalil.core.output import OutputFiles
+    from dalil.exports import writers
+    from dalil.exports.settings import ExportSettings
+
+    made = []
+    original = writers.export_record
+    monkeypatch.setattr(writers, "export_record",
+                        lambda listing, siteurl: made.append(listing.slug) or original(listing, siteurl))
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True,
+                "CACHE_PATH": str(tmp_path / "cache"), "SITEURL": "https://x.test"}
+    directory = synthetic_directory(20)
+    directory.digests = {listing: listing.slug.encode() for listing in directory.listings}
+    names = ("export.json", "export.csv", "export.geojson")
+
+    def build(directory, out, extra_settings=(), **config):
+        made.clear()
+        files = OutputFiles(tmp_path / out, settings={**settings, **dict(extra_settings)})
+        writers.write_exports(files, directory, ExportSettings(**config), "https://x.test")
+        files.save_memo()
+        return {name: (tmp_path / out / "directory" / name).read_bytes() for name in names
+                if (tmp_path / out / "directory" / name).exists()}, list(made)
+
+    first, made_first = build(directory, "out")
+    assert len(made_first) == 20
+    # One listing renamed, with a new digest: its rows alone are made again.
+    renamed = dataclasses.replace(directory.listings[7], name="اسم جديد")
+    directory.listings[7] = renamed
+    directory.digests[renamed] = b"renamed"
+    second, made_second = build(directory, "out")
+    assert made_second == [renamed.slug]
+    without_memo, _ = build(directory, "clean", {"CACHE_CONTENT": False})
+    assert second == without_memo and second != first
+    assert "اسم جديد" in second["export.csv"].decode("utf-8")
+    # A digest that did not change keeps its rows, whatever the listing holds now.
+    directory.listings[3] = dataclasses.replace(directory.listings[3], name="لم يتغير مفتاحه")
+    directory.digests[directory.listings[3]] = directory.listings[3].slug.encode()
+    assert "لم يتغير مفتاحه" not in build(directory, "out")[0]["export.json"].decode("utf-8")
+    # Other settings (a salt of their own) or files (another set of rows): all made again.
+    assert len(build(directory, "out", {"SITEURL": "https://other.test"})[1]) == 20
+    assert len(build(directory, "out", csv_save_as="")[1]) == 20
+
+
 def test_compiled_templates_are_reused_only_under_the_same_options(tmp_path):
     from jinja2 import DictLoader, Environment
 

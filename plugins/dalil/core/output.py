@@ -199,6 +199,7 @@ class DuplicateOutput(ValueError):
 
 MEMO_NAME = "dalil_output_memo.pickle"
 GZIP_MEMO_FOLDER = "dalil_gzip_segments"
+GZIP_MEMO_PURPOSE = ("gzip segments", zlib.ZLIB_RUNTIME_VERSION)
 # Memo entries of file groups: never a relpath, which ``path_for`` refuses with a NUL.
 GROUP_PREFIX = "\x00group:"
 
@@ -296,36 +297,41 @@ class OutputFiles:
         # Every copy side by side: zlib and brotli let go of the GIL while they compress.
         def make_copy(job):
             relpath, target, suffix = job
-            memo_path, memo = self._gzip_memo(relpath) if suffix == ".gz" else (None, None)
-            used = {} if memo_path is not None else None  # this copy's segments: the next build's memo
+            memo_name = memo = used = None
+            if suffix == ".gz" and self._settings.get("CACHE_CONTENT"):
+                name = hashlib.blake2b(str(relpath).encode("utf-8"), digest_size=16).hexdigest()
+                memo_name = f"{GZIP_MEMO_FOLDER}/{name}.pickle"
+                memo = self.load_derived(memo_name, GZIP_MEMO_PURPOSE)
+                used = {}  # this copy's segments: the next build's memo
             with self.open(str(relpath) + suffix, "wb") as handle:
                 compress_file(target, handle, suffix, memo, used)
-            if memo_path is not None:
-                replace_atomically(memo_path, pickle.dumps((self._gzip_salt(), used),
-                                                           protocol=pickle.HIGHEST_PROTOCOL))
+            if memo_name is not None:
+                self.save_derived(memo_name, GZIP_MEMO_PURPOSE, used)
 
         if jobs:
             with concurrent.futures.ThreadPoolExecutor(len(jobs)) as threads:
                 list(threads.map(make_copy, jobs))
 
-    def _gzip_salt(self):
-        return self._key_digest(("gzip segments", zlib.ZLIB_RUNTIME_VERSION))
+    def load_derived(self, name, purpose):
+        """What ``save_derived`` kept as ``name`` (a path in CACHE_PATH) for ``purpose``
+        (plain data naming how it was made), if this code and these settings kept it;
+        else None, and always without the content cache."""
+        if not (self._settings.get("CACHE_CONTENT") and self._settings.get("LOAD_CONTENT_CACHE")):
+            return None
+        with contextlib.suppress(OSError, pickle.PickleError, EOFError, ValueError, TypeError):
+            with open(os.path.join(self._settings["CACHE_PATH"], name), "rb") as handle:
+                salt, value = pickle.load(handle)
+            if salt == self._key_digest(purpose):
+                return value
+        return None
 
-    def _gzip_memo(self, relpath):
-        """``(path, memo)`` of the gzip segment memo of ``relpath``'s copy: where it is kept
-        and the last build's segments. ``(None, None)`` without ``CACHE_CONTENT``."""
-        if not self._settings.get("CACHE_CONTENT"):
-            return None, None
-        name = hashlib.blake2b(str(relpath).encode("utf-8"), digest_size=16).hexdigest()
-        path = os.path.join(self._settings["CACHE_PATH"], GZIP_MEMO_FOLDER, name + ".pickle")
-        memo = {}
-        if self._settings.get("LOAD_CONTENT_CACHE"):
-            with contextlib.suppress(OSError, pickle.PickleError, EOFError, ValueError, TypeError):
-                with open(path, "rb") as handle:
-                    salt, stored = pickle.load(handle)
-                if salt == self._gzip_salt():
-                    memo = stored
-        return path, memo
+    def save_derived(self, name, purpose, value):
+        """Keep ``value`` (plain data) for the next build's ``load_derived``, with the
+        content cache."""
+        if self._settings.get("CACHE_CONTENT"):
+            replace_atomically(os.path.join(self._settings["CACHE_PATH"], name),
+                               pickle.dumps((self._key_digest(purpose), value),
+                                            protocol=pickle.HIGHEST_PROTOCOL))
 
     def keep_if_current(self, relpath, key):
         """True if the last build wrote ``relpath`` from the same ``key`` and the file is

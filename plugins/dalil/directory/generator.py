@@ -74,7 +74,7 @@ class DirectoryGenerator(Generator):
         self.collator = None  # loaded by the first process that needs it
         self.sort_keys = {}  # id(listing or term) -> collation key of its name
         self.known_sort_keys = {}  # name -> collation key, from the cache
-        self.record_digests = {}  # id(listing) -> digest of its own fields
+        self.record_digests = {}  # id(listing) -> digest of its own fields, until the model is made
         self.sources_read = 0
         self.started = time.perf_counter()
         self.stats = {"rendered": 0, "skipped": 0, "changed": 0}
@@ -248,6 +248,9 @@ class DirectoryGenerator(Generator):
             cities_by_name=sorted(cities.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
         )
         self.sort_keys = self.known_sort_keys = {}  # sorted: not needed any more
+        if self.settings.get("CACHE_CONTENT"):
+            self.directory.digests = self._listing_digests(listings)
+        self.record_digests = {}
         self.context[CONTEXT_KEY] = self.directory
         # Listing pages tell "open now" with the build's zone data (see hours.utc_offsets).
         self.context[UTC_OFFSETS_KEY] = ";".join(
@@ -274,10 +277,9 @@ class DirectoryGenerator(Generator):
             global_key = global_digest(self, [listing_template.name, term_template.name])
         cache = PageCache(self.settings, self.output_path, global_key)
         # Without the cache nothing is skipped, so nothing needs a digest.
-        listing_digests = self._listing_digests() if cache.enabled else {
-            id(listing): None for listing in self.page_listings}
+        listing_digests = directory.digests if cache.enabled else dict.fromkeys(self.page_listings)
         key_digest = (lambda key: digest(repr(key))) if cache.enabled else (lambda key: None)
-        listing_jobs = [("listing", index, listing.save_as, listing_digests[id(listing)])
+        listing_jobs = [("listing", index, listing.save_as, listing_digests[listing])
                         for index, listing in enumerate(self.page_listings)]
         term_jobs = [("term", (kind, index, number), save_as, page_digest)
                      for kind, terms in (("category", directory.categories), ("city", directory.cities))
@@ -321,14 +323,14 @@ class DirectoryGenerator(Generator):
             writer.claim(path)
             writer.record(path, changed)
 
-    def _listing_digests(self):
-        """``id(listing) -> digest`` of everything its page shows of it and its terms."""
+    def _listing_digests(self, listings):
+        """``listing -> digest`` of everything it shows of itself and its terms."""
         term_digests = {id(term): digest(repr(term_key(term)))
                         for term in (*self.directory.categories, *self.directory.cities)}
-        return {id(listing): digest(repr((self.record_digests[id(listing)], listing.url,
-                                          listing.save_as, term_digests[id(listing.category)],
-                                          term_digests[id(listing.city)])))
-                for listing in self.page_listings}
+        return {listing: digest(repr((self.record_digests[id(listing)], listing.url,
+                                      listing.save_as, term_digests[id(listing.category)],
+                                      term_digests[id(listing.city)])))
+                for listing in listings}
 
     def _term_pages(self, term, key_digest, listing_digests):
         """``(number, save_as, digest)`` of each page of a category or city."""
@@ -341,7 +343,7 @@ class DirectoryGenerator(Generator):
             save_as = term.save_as if number == 1 else posixpath.join(
                 base_dir, cfg.page_url.format(number=number), "index.html")
             chunk = term.listings[(number - 1) * per_page:number * per_page]
-            yield number, save_as, key_digest((key, number, [listing_digests[id(x)] for x in chunk]))
+            yield number, save_as, key_digest((key, number, [listing_digests[x] for x in chunk]))
 
     def render_page(self, job):
         """Render one page and write it if its bytes changed: ``(size, changed)``."""

@@ -135,6 +135,9 @@ class Directory:
     # For people: in the alphabetical order of their names (Unicode collation).
     categories_by_name: list = field(default_factory=list)
     cities_by_name: list = field(default_factory=list)
+    # With the content cache: listing -> digest of everything it shows of itself and its
+    # terms, the key of its page, its card and its export rows from one build to the next.
+    digests: dict = field(default_factory=dict)
 
     def recent(self, count):
         """The ``count`` most recently modified published listings."""

@@ -69,14 +69,6 @@ def listing_card(listing):
     return card
 
 
-def vcard_key(listing):
-    """Every value ``listing_card`` reads: the same key, the same card."""
-    return (listing.name, listing.phone, listing.street, listing.city.name,
-            listing.city.province, listing.postal_code, listing.country, listing.category.name,
-            listing.website, listing.email, listing.latitude, listing.longitude,
-            listing.date_modified)
-
-
 def listing_vcard_vobject(listing):
     """The card's text made by vobject (the reference): CRLF line ends, folded at 75 octets."""
     unfolded = listing_card(listing).serialize(lineLength=_NO_FOLDING)
