@@ -133,46 +133,6 @@ def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
     assert files.keep_if_current("b/c.vcf", ("key", 2)) is False
 
 
-def test_a_group_of_files_is_kept_whole_or_not_at_all(tmp_path):
-    from dalil.core.output import DuplicateOutput, OutputFiles
-
-    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True,
-                "CACHE_PATH": str(tmp_path / "cache")}
-    out = tmp_path / "out"
-
-    def make(key):
-        files = OutputFiles(out, settings=settings)
-        details = files.keep_group_if_current("maps", key)
-        if details is None:
-            for relpath in ("m-0.xml", "m-1.xml"):
-                files.write(relpath, f"{key}:{relpath}")
-            details = ["m-0.xml", "m-1.xml", key]
-            files.record_group("maps", key, details[:2], details)
-        files.save_memo()
-        return files, details
-
-    files, details = make("a")
-    assert files.counts() == (2, 0) and details == ["m-0.xml", "m-1.xml", "a"]
-    os.utime(out / "m-0.xml", ns=(1, 1))
-    files, details = make("a")
-    assert details == ["m-0.xml", "m-1.xml", "a"] and files.counts() == (0, 2)
-    assert (out / "m-0.xml").stat().st_mtime_ns == 1
-    with pytest.raises(DuplicateOutput):  # kept counts as written
-        files.write("m-1.xml", "x")
-    files, details = make("b")  # another key: made again
-    assert files.counts() == (2, 0) and (out / "m-1.xml").read_text() == "b:m-1.xml"
-    # A member changed behind the build's back makes the whole group again.
-    (out / "m-1.xml").write_text("bb:m-1.xml", encoding="utf-8")
-    files, _ = make("b")
-    assert files.counts() == (1, 1) and (out / "m-1.xml").read_text() == "b:m-1.xml"
-    (out / "m-0.xml").unlink()
-    files, _ = make("b")
-    assert files.counts() == (1, 1) and (out / "m-0.xml").exists()
-    # Without the content cache, never kept.
-    plain = OutputFiles(out, settings={**settings, "CACHE_CONTENT": False})
-    assert plain.keep_group_if_current("maps", "b") is None
-
-
 class _Marks:
     def __init__(self):
         self.marks = []

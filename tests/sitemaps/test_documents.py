@@ -50,6 +50,26 @@ def test_byte_limit_is_exact_and_never_exceeded():
             assert len(sitemaps) >= 2
 
 
+def test_a_memo_of_lines_serialises_only_new_urls_and_dates(monkeypatch):
+    from dalil.sitemaps import documents
+
+    given = locations(30)
+    used = {}
+    split_sitemaps(given, 7, 2000, None, used)
+    serialised = []
+    original = documents.url_lines
+    monkeypatch.setattr(documents, "url_lines",
+                        lambda items: serialised.append(len(items)) or original(items))
+    moved = [*given[:4], Location(given[4].loc, WHEN + dt.timedelta(days=1)), *given[5:],
+             Location("https://dalil.test/new/", None)]
+    again = {}
+    sitemaps = split_sitemaps(moved, 7, 2000, used, again)
+    assert serialised == [2]
+    assert [s.document for s in sitemaps] == [s.document for s in split_sitemaps(moved, 7, 2000)]
+    assert "2026-11-21T09:30:00Z" in b"".join(s.document for s in sitemaps).decode()
+    assert set(again) == {(item.loc, item.lastmod) for item in moved}  # this build's lines only
+
+
 def test_same_pages_in_any_order_give_the_same_files():
     given = locations(30)
     shuffled = given[:]

@@ -200,8 +200,6 @@ class DuplicateOutput(ValueError):
 MEMO_NAME = "dalil_output_memo.pickle"
 GZIP_MEMO_FOLDER = "dalil_gzip_segments"
 GZIP_MEMO_PURPOSE = ("gzip segments", zlib.ZLIB_RUNTIME_VERSION)
-# Memo entries of file groups: never a relpath, which ``path_for`` refuses with a NUL.
-GROUP_PREFIX = "\x00group:"
 
 
 def build_salt(settings):
@@ -362,36 +360,6 @@ class OutputFiles:
         self._claim(relpath, target)
         if self.observer is not None:
             self.observer.mark(str(relpath))
-
-    def keep_group_if_current(self, name, key):
-        """``keep_if_current`` for files made together from ``key`` whose names are known
-        only once they are made (the sitemaps, split by size): the ``details`` the last
-        build gave ``record_group`` if it made them from the same ``key`` and each is
-        still there with its size; they are then claimed as this build's output. Else
-        None, and always without ``CACHE_CONTENT``."""
-        if not self._settings.get("CACHE_CONTENT"):
-            return None
-        known = self._load_memo().get(GROUP_PREFIX + name)
-        if known is None or known[0] != self._key_digest(key):
-            return None
-        _, sizes, details = known
-        try:
-            if any(os.path.getsize(self.path_for(relpath)) != size for relpath, size in sizes):
-                return None
-        except OSError:
-            return None
-        for relpath, _ in sizes:
-            self._keep(relpath)
-        self._memo_now[GROUP_PREFIX + name] = known
-        return details
-
-    def record_group(self, name, key, relpaths, details):
-        """``relpaths``, written by this build, were made together from ``key``;
-        ``details`` (plain data) is what the next build's ``keep_group_if_current`` gives."""
-        if self._settings.get("CACHE_CONTENT"):
-            sizes = tuple((str(relpath), os.path.getsize(self.path_for(relpath)))
-                          for relpath in relpaths)
-            self._memo_now[GROUP_PREFIX + name] = (self._key_digest(key), sizes, details)
 
     def write_keyed(self, relpath, key, data):
         """``write``, remembering ``key`` for the next build's ``keep_if_current``."""

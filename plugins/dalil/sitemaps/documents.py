@@ -64,31 +64,53 @@ class Sitemap:
     locations: tuple  # the Locations it lists, in order
 
 
-def split_sitemaps(locations, max_urls, max_bytes):
-    """``locations`` in URL order, as ``Sitemap``s within both limits (at least one)."""
-    ordered = sorted(locations, key=lambda location: location.loc)
+def url_lines(locations):
+    """Each location's ``<url>`` line, as a sitemap listing them gives it (bytes, no line end)."""
     root = _root("urlset", {None: SITEMAP_NS})
-    for location in ordered:
+    for location in locations:
         _append_location(root, location)
-    # Serialised once, then cut at its line ends (one <url> per line): a sub-sitemap is
-    # its head, its lines and the closing tag, the bytes lxml gives for it alone.
-    declaration, opening, *lines, closing, end = _document(root).split(b"\n")
-    if len(lines) != len(ordered) or closing != b"</urlset>" or end:
+    # Serialised once, then cut at its line ends (one <url> per line).
+    _, _, *lines, closing, end = _document(root).split(b"\n")
+    if len(lines) != len(locations) or closing != b"</urlset>" or end:
         raise ValueError("a sitemap URL contains a line break")
-    head, tail = declaration + b"\n" + opening + b"\n", closing + b"\n"
-    empty_size = len(head) + len(tail)
+    return lines
+
+
+def _around_lines():
+    """What comes before and after the lines of a sitemap: an empty one, cut at its end tag."""
+    head, tail = _document(_root("urlset", {None: SITEMAP_NS})).split(b"</urlset>")
+    return head, b"</urlset>" + tail
+
+
+_HEAD, _TAIL = _around_lines()
+
+
+def split_sitemaps(locations, max_urls, max_bytes, memo=None, used=None):
+    """``locations`` in URL order, as ``Sitemap``s within both limits (at least one).
+    ``memo`` maps a location's ``(loc, lastmod)`` to its line, made otherwise; ``used``
+    gets the lines of these sitemaps."""
+    ordered = sorted(locations, key=lambda location: location.loc)
+    memo = memo or {}
+    keys = [(location.loc, location.lastmod) for location in ordered]
+    missing = [location for location, key in zip(ordered, keys) if key not in memo]
+    made = dict(zip(((location.loc, location.lastmod) for location in missing), url_lines(missing)))
+    lines = {key: memo.get(key) or made[key] for key in keys}
+    if used is not None:
+        used.update(lines)
+    # A sub-sitemap is the head, its lines and the closing tag: the bytes lxml gives for it alone.
+    empty_size = len(_HEAD) + len(_TAIL)
     chunks, chunk, size = [], [], empty_size
-    for location, line in zip(ordered, lines):
-        line_size = len(line) + 1
+    for location, key in zip(ordered, keys):
+        line_size = len(lines[key]) + 1
         if empty_size + line_size > max_bytes:
             raise SitemapTooSmall(f"{location.loc} does not fit in a sitemap of {max_bytes} bytes")
         if chunk and (len(chunk) >= max_urls or size + line_size > max_bytes):
             chunks.append(chunk)
             chunk, size = [], empty_size
-        chunk.append((location, line))
+        chunk.append((location, lines[key]))
         size += line_size
     chunks.append(chunk)
-    return [Sitemap(head + b"".join(line + b"\n" for _, line in chunk) + tail,
+    return [Sitemap(_HEAD + b"".join(line + b"\n" for _, line in chunk) + _TAIL,
                     tuple(location for location, _ in chunk)) for chunk in chunks]
 
 

@@ -5,6 +5,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from lxml import etree
 from pelican.generators import Generator
 
 from dalil.core.background import when_contexts_done
@@ -30,6 +31,8 @@ logger = logging.getLogger(__name__)
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 # Read by base.html: the footer links the human-readable sitemap.
 PAGE_CONTEXT_KEY = "dalil_sitemap_page"
+LINES_MEMO = "dalil_sitemap_lines.pickle"
+LINES_PURPOSE = ("sitemap lines", etree.LXML_VERSION, etree.LIBXML_VERSION)
 
 
 @dataclass(frozen=True)
@@ -110,22 +113,20 @@ class SitemapsGenerator(Generator):
                            "DALIL_SITEMAPS_MAX_URLS/MAX_BYTES lowered to that",
                            PROTOCOL_MAX_URLS, PROTOCOL_MAX_BYTES)
         locations = self._locations()
-        # The split serialises every URL: on a rebuild whose URLs and dates are those of
-        # the last build, its files stand as they are.
-        key = (cfg.save_as, max(1, max_urls), max_bytes, locations)
-        made = files.keep_group_if_current("sitemaps", key)
-        if made is None:
-            try:
-                sitemaps = split_sitemaps(locations, max(1, max_urls), max_bytes)
-            except SitemapTooSmall as error:
-                logger.error("dalil.sitemaps: %s: raise DALIL_SITEMAPS_MAX_BYTES", error)
-                return []
-            made = []
-            for number, sitemap in enumerate(sitemaps):
-                relpath = cfg.save_as.format(number=number)
-                files.write(relpath, sitemap.document)
-                made.append((relpath, newest(location.lastmod for location in sitemap.locations)))
-            files.record_group("sitemaps", key, [relpath for relpath, _ in made], made)
+        # Each URL's line is kept for the next build, which serialises only new URLs and dates.
+        lines = {}
+        try:
+            sitemaps = split_sitemaps(locations, max(1, max_urls), max_bytes,
+                                      files.load_derived(LINES_MEMO, LINES_PURPOSE), lines)
+        except SitemapTooSmall as error:
+            logger.error("dalil.sitemaps: %s: raise DALIL_SITEMAPS_MAX_BYTES", error)
+            return []
+        files.save_derived(LINES_MEMO, LINES_PURPOSE, lines)
+        made = []
+        for number, sitemap in enumerate(sitemaps):
+            relpath = cfg.save_as.format(number=number)
+            files.write(relpath, sitemap.document)
+            made.append((relpath, newest(location.lastmod for location in sitemap.locations)))
         index = [Location(absolute_url(self.siteurl, relpath), lastmod) for relpath, lastmod in made]
         logger.info("dalil.sitemaps: %d page(s) in %d sitemap(s)", len(locations), len(made))
         if not cfg.index_save_as:
