@@ -253,3 +253,31 @@ def test_the_index_written_in_pieces_is_the_index_as_one_json_text(count):
     whole = json.dumps(entries, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     assert serialise(entries) == whole
     assert json.loads(serialise(entries)) == entries
+
+
+def test_a_memo_of_entries_makes_only_the_changed_listings_entries(monkeypatch):
+    import dataclasses
+
+    from benchmarks.exports import synthetic_directory
+    from dalil.search import index
+
+    made = []
+    original = index.listing_entry
+    monkeypatch.setattr(index, "listing_entry", lambda listing: made.append(listing.slug) or original(listing))
+    directory = synthetic_directory(12)
+    directory.digests = {listing: listing.slug.encode() for listing in directory.listings}
+    used = {}
+    first = index.build_entries(directory, [], [], None, used)
+    assert len(made) == 12 and len(used) == 12
+    renamed = dataclasses.replace(directory.listings[5], name="اسم جديد")
+    directory.listings[5] = renamed
+    directory.digests[renamed] = b"renamed"
+    made.clear()
+    again = {}
+    second = index.build_entries(directory, [], [], copy.deepcopy(used), again)
+    assert made == [renamed.slug]
+    assert set(again) == {directory.digests[listing] for listing in directory.listings}
+    assert index.serialise(second) == index.serialise(index.build_entries(directory, [], []))
+    assert [entry["n"] for entry in second if entry["t"] == "listing"] == [
+        entry["n"] if number != 5 else "اسم جديد"
+        for number, entry in enumerate(item for item in first if item["t"] == "listing")]

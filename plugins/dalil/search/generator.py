@@ -28,6 +28,7 @@ TEMPLATES_DIR = Path(__file__).parent / "templates"
 OPENSEARCH_CONTEXT_KEY = "dalil_opensearch"
 # Read by category and city pages for their scoped search box.
 SEARCH_URL_CONTEXT_KEY = "dalil_search_url"
+ENTRIES_MEMO = "dalil_search_entries.pickle"
 
 
 class SearchGenerator(Generator):
@@ -96,8 +97,13 @@ class SearchGenerator(Generator):
             if directory is None:
                 logger.warning("dalil.search: no directory model in the context; the search "
                                "index lists no listing (add dalil.directory to PLUGINS)")
+            # Each listing's entry is kept for the next build, which makes those of changed
+            # listings only.
+            used = {}
             entries = build_entries(directory, self.context.get("articles", []),
-                                    self.context.get("pages", []))
+                                    self.context.get("pages", []),
+                                    files.load_derived(ENTRIES_MEMO, "search entries"), used)
+            files.save_derived(ENTRIES_MEMO, "search entries", used)
             # Written in pieces: the index is never one string in memory.
             hasher = hashlib.blake2b(digest_size=16)
             with files.open(cfg.index_save_as) as handle:

@@ -51,11 +51,21 @@ def content_entry(kind, item):
     return make_entry(kind, item.slug, name, item.url)
 
 
-def build_entries(directory, articles, pages):
-    """Every entry, ordered by type then slug. Drafts and hidden items are never passed in."""
+def build_entries(directory, articles, pages, memo=None, used=None):
+    """Every entry, ordered by type then slug. Drafts and hidden items are never passed in.
+    ``memo`` maps a listing's digest (``Directory.digests``) to its entry, made otherwise;
+    ``used`` gets the listings' entries by digest."""
     entries = []
     if directory is not None:
-        entries += [listing_entry(listing) for listing in directory.listings]
+        memo, digests = memo or {}, directory.digests
+        for listing in directory.listings:
+            key = digests.get(listing)
+            entry = memo.get(key) if key is not None else None
+            if entry is None:
+                entry = listing_entry(listing)
+            if used is not None and key is not None:
+                used[key] = entry
+            entries.append(entry)
         entries += [term_entry(term) for term in (*directory.categories, *directory.cities)]
     for article in articles:
         kind = ARTICLE_TYPES.get(getattr(article.category, "slug", ""))
