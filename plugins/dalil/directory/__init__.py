@@ -16,6 +16,7 @@ from .generator import DirectoryGenerator
 
 
 def get_generators(pelican_object):
+    collect_previous_build()  # once a build, before any of its generators is made
     return DirectoryGenerator
 
 
@@ -23,7 +24,6 @@ def register():
     install_log_filters()
     return_large_buffers()
     signals.initialized.connect(claim_directory_folders)
-    signals.generator_init.connect(collect_previous_build)
     signals.generator_init.connect(escape_by_default)
     signals.generator_init.connect(install_interface)
     signals.generator_init.connect(reuse_compiled_templates)

@@ -15,7 +15,7 @@ from pyuca import Collator
 from dalil.core.dates import build_time
 from dalil.core.errors import ContentErrors
 from dalil.core.i18n import N_
-from dalil.core.memory import leave_build_to_exit
+from dalil.core.memory import collector_paused, keep_for_the_build, leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
 from dalil.core.output import OBSERVER_KEY, write_if_changed
 from dalil.core.pages import register_page
@@ -220,37 +220,14 @@ class DirectoryGenerator(Generator):
         errors = ContentErrors()
         records = self._read_all([("category", cfg.category_paths), ("city", cfg.city_paths),
                                   ("listing", cfg.listing_paths)], errors)
-        categories = self._read_terms("category", records["category"], cfg.category_url,
-                                      cfg.category_save_as, errors)
-        cities = self._read_terms("city", records["city"], cfg.city_url, cfg.city_save_as, errors)
-        listings = self._read_listings(records["listing"], categories, cities, errors)
+        with collector_paused():
+            self.directory = self._make_model(records, errors)
         del records
+        keep_for_the_build()
         self.readers.save_cache()
         self.source_cache.save()
         if BUILD_MEMORY_KEY not in self.settings:
             self.source_cache = None  # the model shares its text; the rest is freed
-
-        published = [listing for listing in listings if listing.status == "published"]
-        for listing in published:
-            listing.category.listings.append(listing)
-            listing.city.listings.append(listing)
-        sort_keys = self.sort_keys
-        for term in (*categories.values(), *cities.values()):
-            term.listings.sort(key=lambda listing: (sort_keys[id(listing)], listing.slug))
-
-        self.directory = Directory(
-            listings=published,
-            hidden=[listing for listing in listings if listing.status == "hidden"],
-            drafts=[listing for listing in listings if listing.status == "draft"],
-            categories=[categories[slug] for slug in sorted(categories)],
-            cities=[cities[slug] for slug in sorted(cities)],
-            categories_by_name=sorted(categories.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
-            cities_by_name=sorted(cities.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
-        )
-        self.sort_keys = self.known_sort_keys = {}  # sorted: not needed any more
-        if self.settings.get("CACHE_CONTENT"):
-            self.directory.digests = self._listing_digests(listings)
-        self.record_digests = {}
         self.context[CONTEXT_KEY] = self.directory
         # Listing pages tell "open now" with the build's zone data (see hours.utc_offsets).
         self.context[UTC_OFFSETS_KEY] = ";".join(
@@ -261,6 +238,36 @@ class DirectoryGenerator(Generator):
             url = save_as[: -len("index.html")] if save_as.endswith("/index.html") else save_as
             register_page(self.context, url, N_("Page not found"), indexable=False)
         errors.report(logger)
+
+    def _make_model(self, records, errors):
+        """The ``Directory`` of ``records`` (see ``_read_all``), its problems told to ``errors``."""
+        cfg = self.config
+        categories = self._read_terms("category", records["category"], cfg.category_url,
+                                      cfg.category_save_as, errors)
+        cities = self._read_terms("city", records["city"], cfg.city_url, cfg.city_save_as, errors)
+        listings = self._read_listings(records["listing"], categories, cities, errors)
+        published = [listing for listing in listings if listing.status == "published"]
+        for listing in published:
+            listing.category.listings.append(listing)
+            listing.city.listings.append(listing)
+        sort_keys = self.sort_keys
+        for term in (*categories.values(), *cities.values()):
+            term.listings.sort(key=lambda listing: (sort_keys[id(listing)], listing.slug))
+
+        directory = Directory(
+            listings=published,
+            hidden=[listing for listing in listings if listing.status == "hidden"],
+            drafts=[listing for listing in listings if listing.status == "draft"],
+            categories=[categories[slug] for slug in sorted(categories)],
+            cities=[cities[slug] for slug in sorted(cities)],
+            categories_by_name=sorted(categories.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
+            cities_by_name=sorted(cities.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
+        )
+        self.sort_keys = self.known_sort_keys = {}  # sorted: not needed any more
+        if self.settings.get("CACHE_CONTENT"):
+            directory.digests = self._listing_digests(directory, listings)
+        self.record_digests = {}
+        return directory
 
     # -- writing ---------------------------------------------------------
 
@@ -323,10 +330,10 @@ class DirectoryGenerator(Generator):
             writer.claim(path)
             writer.record(path, changed)
 
-    def _listing_digests(self, listings):
+    def _listing_digests(self, directory, listings):
         """``listing -> digest`` of everything it shows of itself and its terms."""
         term_digests = {id(term): digest(repr(term_key(term)))
-                        for term in (*self.directory.categories, *self.directory.cities)}
+                        for term in (*directory.categories, *directory.cities)}
         return {listing: digest(repr((self.record_digests[id(listing)], listing.url,
                                       listing.save_as, term_digests[id(listing.category)],
                                       term_digests[id(listing.city)])))

@@ -14,7 +14,6 @@ attached to the string for its lifetime, which for the records' Arabic text kept
 
 import contextlib
 import datetime as dt
-import gc
 import hashlib
 import marshal
 import os
@@ -24,6 +23,7 @@ import markdown
 import pelican
 
 from dalil.core.dates import to_utc
+from dalil.core.memory import collector_paused, keep_for_the_build
 from dalil.core.output import build_salt, replace_atomically
 from dalil.core.slugs import SLUG_RULE, derive_slug, is_valid_slug
 from dalil.core.text import clean_html, plain_text
@@ -161,19 +161,6 @@ def _restored(record):
     return record
 
 
-@contextlib.contextmanager
-def _collector_paused():
-    """Without the cyclic collector: loading makes a dict per record and would set off
-    collections that find no cycles (a fifth of the load time)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 class SourceCache:
     """Records by source path and stamp, in ``SHARDS`` marshal files under CACHE_PATH/``name``.
 
@@ -191,7 +178,7 @@ class SourceCache:
         self.changed = set()  # numbers of the shards to save
         self.start_build()
         if self.enabled and settings.get("LOAD_CONTENT_CACHE"):
-            with _collector_paused():
+            with collector_paused():
                 for number in range(SHARDS):
                     with contextlib.suppress(OSError, EOFError, ValueError, TypeError, KeyError):
                         with open(self._shard_path(number), "rb") as handle:
@@ -200,6 +187,7 @@ class SourceCache:
                         if salt == self.salt:
                             self.shards[number] = {relpath: (stamp, _restored(record))
                                                    for relpath, (stamp, record) in entries.items()}
+            keep_for_the_build()
 
     def start_build(self):
         """Forget which files the last build read (a cache kept in memory between builds)."""
