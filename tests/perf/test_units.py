@@ -404,6 +404,34 @@ def test_export_rows_are_made_again_only_for_listings_whose_digest_changed(tmp_p
     assert len(build(directory, "out", csv_save_as="")[1]) == 20
 
 
+def test_a_once_part_is_rendered_once_per_set_of_values_and_gives_the_same_bytes():
+    import jinja2
+
+    from dalil.core.templates import RenderOnce
+
+    part = ('<a href="{{ SITEURL }}/">{{ name }}</a>{% for url, title in links %}'
+            '<a href="{{ url }}">{{ title }}</a>{% endfor %}{{ site.title }}{{ missing }}{{ count() }}')
+    source = "<p>{{ page }}</p>{% once %}" + part + "{% endonce %}<p>{{ page }}</p>"
+    cached = jinja2.Environment(autoescape=True, extensions=[RenderOnce]).from_string(source)
+    plain = jinja2.Environment(autoescape=True).from_string(source.replace("{% once %}", "")
+                                                                  .replace("{% endonce %}", ""))
+    renders = []
+
+    class Site:
+        title = "<دليل>"
+
+    site = Site()
+    shared = {"SITEURL": "https://x.test", "name": "مطعم & مقهى", "links": [("/a/", "أ")],
+              "site": site, "count": lambda: renders.append(1) or ""}
+    pages = [dict(shared, page=1), dict(shared, page=2, links=[("/a/", "أ")]),
+             dict(shared, page=3, SITEURL="https://y.test"), dict(shared, page=4, links=[("/b/", "<b>")]),
+             dict(shared, page=5, site=Site()), dict(shared, page=6)]
+    for variables in pages:
+        assert cached.render(variables) == plain.render(variables)
+    # Made again for another SITEURL, other links, another object; equal values share it.
+    assert len(renders) - len(pages) == 4
+
+
 def test_compiled_templates_are_reused_only_under_the_same_options(tmp_path):
     from jinja2 import DictLoader, Environment
 

@@ -3,7 +3,8 @@
 import os
 
 import jinja2
-from jinja2 import ChoiceLoader, FileSystemBytecodeCache, FileSystemLoader
+from jinja2 import ChoiceLoader, FileSystemBytecodeCache, FileSystemLoader, meta, nodes
+from jinja2.ext import Extension
 
 
 def add_plugin_templates(generator, templates_dir):
@@ -21,6 +22,58 @@ def escape_by_default(generator):
     also on a site made by ``pelican-quickstart``, whose settings leave it off.
     """
     generator.env.autoescape = True
+
+
+class RenderOnce(Extension):
+    """``{% once %}…{% endonce %}``: a part of the page made from what every page shares
+    (the header, the footer: a third of a listing page's rendering) is rendered once per
+    environment, which is one generator's in one build, and copied into every page whose
+    values for it are the same. The key is the part and the value of every variable it
+    reads (found when it is compiled), so the bytes are those of rendering it each time."""
+
+    tags = {"once"}
+
+    def __init__(self, environment):
+        super().__init__(environment)
+        self.rendered = {}  # key -> (text, the values it was made from: their ids stay theirs)
+
+    def parse(self, parser):
+        lineno = next(parser.stream).lineno
+        body = parser.parse_statements(("name:endonce",), drop_needle=True)
+        part = nodes.Template(body, lineno=lineno).set_environment(self.environment)
+        names = sorted(meta.find_undeclared_variables(part))
+        values = nodes.List([nodes.Name(name, "load") for name in names])
+        method = self.call_method("_render", [nodes.Const(f"{parser.name}:{lineno}"), values])
+        return nodes.CallBlock(method, [], [], body).set_lineno(lineno)
+
+    def _render(self, part, values, caller):
+        key = (part, *map(_value_key, values))
+        known = self.rendered.get(key)
+        if known is None:
+            known = self.rendered[key] = (caller(), values)
+        return known[0]
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _value_key(value):
+    """``value`` as part of a dict key: plain data as itself, an undefined name as such,
+    anything else by identity (``RenderOnce`` keeps it, so that no other object takes it)."""
+    if isinstance(value, _PLAIN):
+        return value
+    if isinstance(value, jinja2.Undefined):
+        return jinja2.Undefined
+    if isinstance(value, (list, tuple)):
+        return (type(value), *map(_value_key, value))
+    if isinstance(value, dict):
+        return (dict, *((key, _value_key(item)) for key, item in value.items()))
+    return (object, id(value))
+
+
+def render_once_parts(generator):
+    """``generator_init``: the theme's ``{% once %}`` parts (see ``RenderOnce``)."""
+    generator.env.add_extension(RenderOnce)
 
 
 def load_templates_once(generator):
