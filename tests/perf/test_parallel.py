@@ -199,6 +199,29 @@ def test_the_incremental_builds_equal_a_serial_clean_build(rebuilt, tmp_path):
     assert [path for path in clean_tree if clean_tree[path] != incremental_tree[path]] == []
 
 
+def test_a_rebuild_loads_the_html_of_the_listings_it_renders_again_only(tmp_path):
+    """Cached listings come without their HTML, loaded for a page rendered again; if the
+    cache lost it, the listing's file is read again. Any other read of it would fail."""
+    first = sb.build_site(tmp_path, synthetic_files(), CACHE_CONTENT=True, LOAD_CONTENT_CACHE=True)
+    assert first.returncode == 0, first.log
+    root, output = first.root, first.output
+    slugs = sorted(path.stem for path in (root / "content" / "listings").glob("*.md"))[10:12]
+    pages = {slug: output / f"directory/listing/{slug}/index.html" for slug in slugs}
+    before = tree(output)
+    pages[slugs[0]].unlink()
+    rebuild = sb.run_pelican(root)
+    assert rebuild.returncode == 0, rebuild.log
+    assert tree(output) == before
+    texts = sorted((root / "cache").rglob("*.texts.marshal"))
+    assert len(texts) == 16
+    for path in texts:
+        path.write_bytes(b"lost")
+    pages[slugs[1]].unlink()
+    rebuild = sb.run_pelican(root)
+    assert rebuild.returncode == 0, rebuild.log
+    assert tree(output) == before
+
+
 def test_a_rebuild_renders_again_only_the_articles_whose_inputs_changed(tmp_path):
     """Pelican's articles and pages: one whose source, links and templates' values stand
     is not rendered again (a same-size stand-in for its file stays, which only a skipped

@@ -465,7 +465,8 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
     content = "<p>" + "نص عربي طويل " * 50 + "</p>"
     record = {"where": "content/listings/a.md", "problems": [], "removed": ["x"],
               "category": "cafes", "city": "rabat", "sort_key": b"\x00\x01", "digest": b"d",
-              "fields": {"name": "مطعم", "content": content, "date": when, "modified": None,
+              "fields": {"name": "مطعم", "summary": "<p>ملخص</p>", "content": content,
+                         "date": when, "modified": None,
                          "latitude": 33.5, "longitude": None,
                          "opening_ranges": ((0, 480, 1020),), "hours": "Mo 08:00-17:00"}}
     stale = tmp_path / "cache" / "records" / "00.pickle"  # an earlier format's shard
@@ -481,9 +482,15 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
     assert record["fields"]["date"] is when  # the record in use is left as it was
     assert not stale.exists()
 
-    reloaded = SourceCache(config, "records").get("a.md", str(source))
-    assert reloaded == record
+    cache = SourceCache(config, "records")
+    reloaded = cache.get("a.md", str(source))
+    # The HTML is kept apart, loaded only for the pages made again, by the record's digest.
+    without_html = {key: value for key, value in record["fields"].items()
+                    if key not in ("summary", "content")}
+    assert reloaded == {**record, "fields": without_html}
     assert reloaded["fields"]["date"].utcoffset() == dt.timedelta(0)
+    assert cache.texts.get("a.md", b"d") == ("<p>ملخص</p>", content)
+    assert cache.texts.get("a.md", b"another digest") is None
 
     source.write_text("Title: مقهى\n\nنص\n", encoding="utf-8")  # another size: another stamp
     assert SourceCache(config, "records").get("a.md", str(source)) is None

@@ -30,7 +30,7 @@ from dalil.search.settings import search_settings
 from .hours import utc_offsets
 from .incremental import PageCache, digest, global_digest, term_key
 from .jsonld import listing_json_ld
-from .model import CONTEXT_KEY, Directory, Listing, Term
+from .model import CONTEXT_KEY, TEXT_NOT_LOADED, Directory, Listing, Term
 from .progress import Progress, print_summary
 from .reader import LeanMarkdownReader
 from .sources import SourceCache, listing_record, term_record
@@ -75,6 +75,8 @@ class DirectoryGenerator(Generator):
         self.sort_keys = {}  # id(listing or term) -> collation key of its name
         self.known_sort_keys = {}  # name -> collation key, from the cache
         self.record_digests = {}  # id(listing) -> digest of its own fields, until the model is made
+        self.unloaded_texts = {}  # listing -> (relpath, record digest): HTML still in the cache
+        self.cached_texts = self.source_cache.texts
         self.sources_read = 0
         self.started = time.perf_counter()
         self.stats = {"rendered": 0, "skipped": 0, "changed": 0}
@@ -207,10 +209,16 @@ class DirectoryGenerator(Generator):
             draft = fields["status"] == "draft"
             url_pattern = cfg.listing_draft_url if draft else cfg.listing_url
             save_as_pattern = cfg.listing_draft_save_as if draft else cfg.listing_save_as
+            # A record from the cache comes without its HTML, loaded for its page if rendered.
+            texts = {} if "content" in fields else {"summary": TEXT_NOT_LOADED,
+                                                    "content": TEXT_NOT_LOADED}
             listing = by_slug[slug] = Listing(
                 category=terms["category"], city=terms["city"],
                 url=url_pattern.format(slug=slug), save_as=save_as_pattern.format(slug=slug),
-                **fields)
+                **texts, **fields)
+            if texts:
+                relpath = where[len(self.content_folder) + 1:].replace("/", os.sep)
+                self.unloaded_texts[listing] = (relpath, record["digest"])
             self.sort_keys[id(listing)] = record["sort_key"]
             self.record_digests[id(listing)] = record["digest"]
         return [by_slug[slug] for slug in sorted(by_slug)]
@@ -314,6 +322,7 @@ class DirectoryGenerator(Generator):
                 self._claim(writer, save_as, changed=False)
             else:
                 todo.append(job)
+        self._load_texts(todo)  # before the workers are forked
         progress = Progress(label, len(todo))
         for job, (size, changed) in pool.map(_render_chunk, todo):
             cache.store(job[2], job[3], size)
@@ -322,6 +331,22 @@ class DirectoryGenerator(Generator):
             self._claim(writer, job[2], changed)
             progress.advance()
         progress.done()
+
+    def _load_texts(self, jobs):
+        """Give the listings of ``jobs`` their HTML, kept apart in the source cache; if it
+        is gone from there (a cache emptied during the build), their files are read again."""
+        for job in jobs:
+            if job[0] != "listing":
+                continue
+            listing = self.page_listings[job[1]]
+            relpath, record_digest = self.unloaded_texts.pop(listing, (None, None))
+            if relpath is None:
+                continue
+            texts = self.cached_texts.get(relpath, record_digest)
+            if texts is None:
+                fields = self.read_record("listing", relpath)["fields"] or {}
+                texts = fields.get("summary", ""), fields.get("content", "")
+            listing.summary, listing.content = texts
 
     @staticmethod
     def _claim(writer, save_as, changed):

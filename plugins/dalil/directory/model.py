@@ -17,6 +17,22 @@ def format_degrees(value):
     return f"{value:.6f}".rstrip("0").rstrip(".")
 
 
+class TextNotLoaded:
+    """A cached listing's HTML until the directory generator loads it for the listing's
+    page (``DirectoryGenerator._load_texts``): read before that, it fails loudly."""
+
+    def _fail(self, *args):
+        raise RuntimeError("a listing's HTML was read before it was loaded")
+
+    __str__ = __html__ = __bool__ = __len__ = __iter__ = __getattr__ = _fail
+
+    def __repr__(self):
+        return "<listing HTML not loaded>"
+
+
+TEXT_NOT_LOADED = TextNotLoaded()
+
+
 @dataclass(eq=False)
 class Term:
     """A category or a city (``kind``); ``listings`` holds its published listings."""
@@ -54,8 +70,8 @@ class Listing:
     image: str
     date: object  # aware UTC datetime or None
     modified: object
-    summary: str  # HTML
-    content: str  # HTML
+    summary: str  # HTML (TEXT_NOT_LOADED until needed, for a listing from the cache)
+    content: str  # HTML (likewise)
     status: str
     source_path: str
     url: str

@@ -10,6 +10,10 @@ the cache is split in shards so that a rebuild saves only the shards it changed.
 Shards are ``marshal`` data, not pickles: pickling a ``str`` leaves a UTF-8 copy of it
 attached to the string for its lifetime, which for the records' Arabic text kept about
 20 MiB more in the main process of a 10,000-listing build.
+
+A listing's HTML (summary and description), two thirds of a shard, is kept apart in
+the shard's texts file, keyed by the record's digest: a rebuild loads it
+(``CachedTexts``) only for the listings whose pages it renders again.
 """
 
 import contextlib
@@ -140,16 +144,24 @@ def file_stamp(path):
     return stat.st_mtime_ns, stat.st_size
 
 
+def _has_texts(record):
+    """A listing's record with fields: its HTML is kept in the texts file."""
+    return record.get("fields") is not None and "category" in record
+
+
 def _storable(record):
-    """``record`` with its datetimes as text (a copy; the record itself is in use)."""
+    """``(record, texts)``: a copy of ``record`` with its datetimes as text and without its
+    HTML, and that HTML, ``(summary, content)`` (None when it has none, or holds none:
+    loaded from the cache)."""
     fields = record.get("fields")
     if not fields or "date" not in fields:
-        return record
+        return record, None
     fields = dict(fields)
     for key in _DATE_FIELDS:
         if fields[key] is not None:
             fields[key] = fields[key].isoformat()
-    return {**record, "fields": fields}
+    texts = (fields.pop("summary"), fields.pop("content")) if "content" in fields else None
+    return {**record, "fields": fields}, texts
 
 
 def _restored(record):
@@ -159,6 +171,41 @@ def _restored(record):
             if fields[key] is not None:
                 fields[key] = dt.datetime.fromisoformat(fields[key])
     return record
+
+
+class CachedTexts:
+    """The HTML of listings whose records came from the cache, loaded shard by shard on
+    first use. A shard's texts map its relpaths to ``(record digest, summary, content)``."""
+
+    def __init__(self, folder, salt):
+        self.folder = folder
+        self.salt = salt
+        self.shards = {}
+
+    def path(self, number):
+        return os.path.join(self.folder, f"{number:02d}.texts.marshal")
+
+    def shard(self, number):
+        texts = self.shards.get(number)
+        if texts is None:
+            texts = {}
+            with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
+                with open(self.path(number), "rb") as handle:
+                    salt, stored = marshal.loads(handle.read())
+                if salt == self.salt:
+                    texts = stored
+            self.shards[number] = texts
+        return texts
+
+    def get(self, relpath, digest):
+        """``(summary, content)`` of the record of ``relpath`` whose digest is ``digest``,
+        else None."""
+        known = self.shard(shard_of(relpath)).get(relpath)
+        return (known[1], known[2]) if known is not None and known[0] == digest else None
+
+
+def shard_of(relpath):
+    return hashlib.blake2b(relpath.encode("utf-8", "surrogateescape"), digest_size=1).digest()[0] % SHARDS
 
 
 class SourceCache:
@@ -175,6 +222,7 @@ class SourceCache:
             (settings.get("MARKDOWN"), settings.get("FORMATTED_FIELDS"),
              markdown.__version__, pelican.__version__, sys.version)).encode("utf-8")
         self.shards = [{} for _ in range(SHARDS)]
+        self.texts = CachedTexts(self.folder, self.salt)
         self.changed = set()  # numbers of the shards to save
         self.start_build()
         if self.enabled and settings.get("LOAD_CONTENT_CACHE"):
@@ -197,10 +245,6 @@ class SourceCache:
     def _shard_path(self, number):
         return os.path.join(self.folder, f"{number:02d}.marshal")
 
-    @staticmethod
-    def _shard(relpath):
-        return hashlib.blake2b(relpath.encode("utf-8", "surrogateescape"), digest_size=1).digest()[0] % SHARDS
-
     def get(self, relpath, path):
         """The record of ``relpath`` if its file is unchanged since it was made, else None."""
         self.seen.add(relpath)
@@ -208,12 +252,12 @@ class SourceCache:
             stamp = self._stamps[relpath] = file_stamp(path)
         except OSError:
             return None
-        known = self.shards[self._shard(relpath)].get(relpath)
+        known = self.shards[shard_of(relpath)].get(relpath)
         return known[1] if known is not None and known[0] == stamp else None
 
     def previous(self, relpath):
         """The record ``relpath`` had when it was last made, changed since or not."""
-        known = self.shards[self._shard(relpath)].get(relpath)
+        known = self.shards[shard_of(relpath)].get(relpath)
         return known[1] if known is not None else None
 
     def put(self, relpath, record):
@@ -221,7 +265,7 @@ class SourceCache:
         stamp = self._stamps.get(relpath)
         if not self.enabled or stamp is None:
             return
-        number = self._shard(relpath)
+        number = shard_of(relpath)
         self.shards[number][relpath] = (stamp, record)
         self.changed.add(number)
 
@@ -238,12 +282,23 @@ class SourceCache:
         if not self.changed:
             return
         for number in sorted(self.changed):
-            entries = {relpath: (stamp, _storable(record))
-                       for relpath, (stamp, record) in self.shards[number].items()}
+            entries, texts = {}, {}
+            for relpath, (stamp, record) in self.shards[number].items():
+                stored, text = _storable(record)
+                if text is None and _has_texts(record):
+                    text = self.texts.get(relpath, record["digest"])
+                    if text is None:  # its HTML is gone: the next build reads the file again
+                        continue
+                entries[relpath] = (stamp, stored)
+                if text is not None:
+                    texts[relpath] = (record["digest"], *text)
+            replace_atomically(self.texts.path(number), marshal.dumps((self.salt, texts)))
             replace_atomically(self._shard_path(number), marshal.dumps((self.salt, entries)))
+            self.texts.shards[number] = texts
         self.changed.clear()
         # The folder is the cache's own: shards of an earlier format are dropped.
-        shard_names = {os.path.basename(self._shard_path(number)) for number in range(SHARDS)}
+        shard_names = {os.path.basename(path(number)) for number in range(SHARDS)
+                       for path in (self._shard_path, self.texts.path)}
         for name in os.listdir(self.folder):
             if name not in shard_names and not name.startswith("."):
                 with contextlib.suppress(OSError):
