@@ -51,6 +51,27 @@ def test_rebuilds_reuse_one_pelican_and_survive_an_error(tmp_path):
     assert (tmp_path / "cache").is_dir()
 
 
+def test_a_livereload_build_after_a_command_line_build_keeps_its_caches(tmp_path):
+    """pelican's command line sets DEBUG, which ``invoke livereload``'s builds do not
+    have: it changes nothing written, so it must not change any cache's key."""
+    files = sb.base_files()
+    for number in range(8):
+        files.update(sb.listing(f"shop-{number}", f"متجر {number}"))
+    first = sb.build_site(tmp_path, files, CACHE_CONTENT=True, LOAD_CONTENT_CACHE=True)
+    assert first.returncode == 0, first.log
+    script = textwrap.dedent("""
+        from dalil.tasks import CachedBuilds
+        CachedBuilds(None, "pelicanconf.py").build()
+    """)
+    completed = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
+        timeout=600, env={**sb.os.environ, "PYTHONPATH": str(sb.PACKAGE_SOURCE),
+                          "SOURCE_DATE_EPOCH": sb.DEFAULT_EPOCH, "COLUMNS": "200"})
+    log = " ".join((completed.stdout + completed.stderr).split())
+    assert completed.returncode == 0, log
+    assert "directory pages 0 rendered" in log and "files 0 written" in log, log
+
+
 def test_the_change_watcher_runs_the_tasks_whose_patterns_a_changed_file_matches(tmp_path):
     from dalil.sitefiles.serving import ChangeWatcher
 

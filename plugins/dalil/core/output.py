@@ -24,6 +24,7 @@ from pathlib import Path
 import brotli
 
 from . import background
+from .settings import NOT_OUTPUT_SETTINGS
 
 CONTEXT_KEY = "dalil_output_files"
 # An object with ``mark(relpath, count=1)`` told of every output file (the benchmarks' timings plugin).
@@ -208,7 +209,7 @@ def build_salt(settings):
     hasher = hashlib.blake2b(digest_size=16)
     for path in sorted(package.rglob("*.py")):
         hasher.update(str(path).encode() + path.read_bytes())
-    for key in sorted(k for k in settings if k.isupper()):
+    for key in sorted(k for k in settings if k.isupper() and k not in NOT_OUTPUT_SETTINGS):
         value = settings[key]
         if isinstance(value, (str, int, float, bool, type(None), tuple, list)):
             hasher.update(f"{key}={value!r}".encode())

@@ -9,6 +9,11 @@ logger = logging.getLogger(__name__)
 # in-process builds leaves there, the next finds (the directory's source records).
 # Settings read again start it empty. Not a setting: lowercase, in no digest or salt.
 BUILD_MEMORY_KEY = "dalil_build_memory"
+# Settings that change how a build runs, never what it writes: no cache key holds them.
+# DEBUG, PORT and BIND come from pelican's command line, which ``invoke livereload``'s
+# in-process builds do not have: keyed, each kind of build would undo the other's caches.
+NOT_OUTPUT_SETTINGS = frozenset({"DALIL_DIRECTORY_WORKERS", "CACHE_CONTENT", "LOAD_CONTENT_CACHE",
+                                 "DALIL_PERF_TIMINGS_PATH", "DEBUG", "PORT", "BIND"})
 
 
 def read_settings(cls, settings, prefix):

@@ -25,6 +25,7 @@ from pelican.contents import Content
 from pelican.urlwrappers import URLWrapper
 
 import dalil
+from dalil.core.settings import NOT_OUTPUT_SETTINGS
 
 from .model import Term
 
@@ -35,9 +36,6 @@ CACHE_NAME = "dalil_directory_pages.pickle"
 PAGE_NAMES = {"listing", "json_ld", "noindex", "term", "page_listings", "page_number",
               "page_count", "previous_url", "next_url", "output_file", "localsiteurl",
               "near_me_index"}
-# Settings that change how a build runs, never what it writes.
-_NOT_OUTPUT_SETTINGS = {"DALIL_DIRECTORY_WORKERS", "CACHE_CONTENT", "LOAD_CONTENT_CACHE",
-                        "DALIL_PERF_TIMINGS_PATH"}
 _TERM_FIELDS = [f.name for f in dataclasses.fields(Term) if f.name != "listings"]
 
 
@@ -147,7 +145,7 @@ def template_digest(env, context, template_names, page_names, template_folders=(
             if path.is_file():
                 parts.append(f"{path}:{digest(path.read_text('utf-8', 'replace')).hex()}")
     parts += _code_digests(all_code)
-    for key in sorted(k for k in context if k.isupper() and k not in _NOT_OUTPUT_SETTINGS):
+    for key in sorted(k for k in context if k.isupper() and k not in NOT_OUTPUT_SETTINGS):
         try:
             parts.append(f"{key}={stable_repr(context[key])}")
         except NotDigestable as kind:
