@@ -574,3 +574,21 @@ def test_data_files_start_once_every_context_is_made_and_only_for_their_own_buil
     signals.all_generators_finalized.send([other, ours])
     signals.all_generators_finalized.send([other, ours])
     assert calls == ["ours"]
+
+
+def test_work_waiting_for_the_writer_starts_when_dalil_s_writer_is_made(tmp_path):
+    from pelican import signals
+
+    from dalil.core.background import when_writer_made
+
+    calls = []
+    when_writer_made(calls.append)
+    writer = DalilWriter(str(tmp_path), settings=settings())
+    assert calls == [writer]
+    DalilWriter(str(tmp_path), settings=settings())  # once only
+    assert calls == [writer]
+    # Left waiting by a build that failed before its writer: dropped as the next starts.
+    when_writer_made(calls.append)
+    signals.get_generators.send(object())
+    DalilWriter(str(tmp_path), settings=settings())
+    assert calls == [writer]

@@ -60,6 +60,35 @@ def when_contexts_done(generator, function):
     signals.all_generators_finalized.connect(receiver, weak=False)
 
 
+# Functions waiting for the writer of the build under way (see ``when_writer_made``).
+_WAITING_FOR_WRITER = []
+
+
+def when_writer_made(function):
+    """Call ``function(writer)`` with this build's writer as Pelican makes it, right after
+    every context is made and before any output, if it is Dalil's (``DalilWriter``):
+    work that needs the writer then starts at once rather than at its generator's turn,
+    which does it itself if nothing was called. Call it from ``when_contexts_done``."""
+    _WAITING_FOR_WRITER.append(function)
+
+
+def writer_made(writer):
+    """``DalilWriter``'s: run what waits for it."""
+    waiting = _WAITING_FOR_WRITER[:]
+    _WAITING_FOR_WRITER.clear()
+    for function in waiting:
+        function(writer)
+
+
+def _forget_waiting(pelican_object):
+    """``get_generators``, once a build: what a build that failed before making its
+    writer left waiting is dropped (returns no generator)."""
+    _WAITING_FOR_WRITER.clear()
+
+
+signals.get_generators.connect(_forget_waiting)
+
+
 def start(files, function, writer=None):
     """Fork; the child runs ``function()`` with ``files`` (and ``writer``, a
     ``DalilWriter``) and exits. ``(pid, read_fd)``."""

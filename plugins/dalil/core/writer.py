@@ -13,6 +13,7 @@ import os
 from pelican.utils import sanitised_join
 from pelican.writers import FileOverwriteFailedError, Writer
 
+from . import background
 from .output import OBSERVER_KEY, write_if_changed
 
 CONTENT_PAGES_CACHE = "dalil_content_pages.pickle"
@@ -45,6 +46,7 @@ class DalilWriter(Writer):
         self.unchanged = 0
         self._content_pages = None  # a PageCache, made on the first article or page
         self._template_keys = {}  # template name -> its digest (or None: never skipped)
+        background.writer_made(self)
 
     def record(self, path, changed):
         if changed:

@@ -8,7 +8,7 @@ from pathlib import Path
 from lxml import etree
 from pelican.generators import Generator
 
-from dalil.core.background import when_contexts_done
+from dalil.core.background import when_contexts_done, when_writer_made
 from dalil.core.dates import build_time, to_utc
 from dalil.core.i18n import N_, interface_settings, translations
 from dalil.core.output import output_files
@@ -48,6 +48,7 @@ class SitemapsGenerator(Generator):
         self.config = sitemaps_settings(self.settings)
         self.siteurl = self.settings.get("SITEURL", "")
         self.timezone = self.settings.get("TIMEZONE") or "UTC"
+        self.page_started = False
         when_contexts_done(self, self._start_data_files)
 
     def generate_context(self):
@@ -66,16 +67,20 @@ class SitemapsGenerator(Generator):
         files = output_files(self.context)
         files.in_background(lambda: self._write_data_files(files),
                             forked=build_workers(self.settings) > 1)
+        if self.config.page_save_as:
+            when_writer_made(self._start_page)
+
+    def _start_page(self, writer):
+        """The page, through Pelican's writer (which then learns of it), in a process of
+        its own for the same reason: it lists every listing."""
+        self.page_started = True
+        output_files(self.context).in_background(
+            lambda: self._write_page(writer), writer=writer,
+            forked=build_workers(self.settings) > 1 and isinstance(writer, DalilWriter))
 
     def generate_output(self, writer):
-        if not self.config.page_save_as:
-            return
-        files = output_files(self.context)
-        # The page, through Pelican's writer (which then learns of it), in a process of
-        # its own for the same reason: it lists every listing.
-        files.in_background(lambda: self._write_page(writer), writer=writer,
-                            forked=build_workers(self.settings) > 1
-                            and isinstance(writer, DalilWriter))
+        if self.config.page_save_as and not self.page_started:  # not Dalil's writer
+            self._start_page(writer)
 
     def _write_page(self, writer):
         writer.write_file(self.config.page_save_as, self.get_template("sitemaps/sitemap"),
