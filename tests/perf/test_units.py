@@ -592,3 +592,21 @@ def test_work_waiting_for_the_writer_starts_when_dalil_s_writer_is_made(tmp_path
     signals.get_generators.send(object())
     DalilWriter(str(tmp_path), settings=settings())
     assert calls == [writer]
+
+
+@pytest.mark.parametrize("ignore_files", [[".#*"], [], ["*.tmp", "draft-?.md", "[!a-z]*"]])
+def test_the_directory_chooses_source_files_as_pelican_does(ignore_files):
+    from types import SimpleNamespace
+
+    from pelican.generators import Generator
+
+    from dalil.directory.generator import DirectoryGenerator
+
+    names = ["a.md", ".#a.md", "b.markdown", "c.rst", "d.txt", "e.tmp", "draft-1.md", "draft-12.md",
+             "Zed.md", "9.md", ".md", "x.md~", "sub/.#y.md", "sub/z.MD", "مطعم.md"]
+    for extensions in (None, ("md",), False):
+        stub = SimpleNamespace(settings={"IGNORE_FILES": ignore_files}, _ignored=None,
+                               readers=SimpleNamespace(extensions={"md": 1, "markdown": 1, "rst": 1}))
+        ours = [DirectoryGenerator._include_path(stub, name, extensions) for name in names]
+        assert ours == [Generator._include_path(stub, name, extensions) for name in names]
+        assert True in ours and (False in ours or not ignore_files and extensions is False)

@@ -1,8 +1,10 @@
 """The directory generator: reads listings, categories and cities; writes their pages."""
 
+import fnmatch
 import logging
 import os
 import posixpath
+import re
 import struct
 import time
 from pathlib import Path
@@ -76,6 +78,7 @@ class DirectoryGenerator(Generator):
         self.known_sort_keys = {}  # name -> collation key, from the cache
         self.record_digests = {}  # id(listing) -> digest of its own fields, until the model is made
         self.unloaded_texts = {}  # listing -> (relpath, record digest): HTML still in the cache
+        self._ignored = None  # IGNORE_FILES as one compiled expression (see _include_path)
         self.cached_texts = self.source_cache.texts
         self.sources_read = 0
         self.started = time.perf_counter()
@@ -85,6 +88,22 @@ class DirectoryGenerator(Generator):
         signals.finalized.connect(self._summary_receiver)
 
     # -- reading ---------------------------------------------------------
+
+    def _include_path(self, path, extensions=None):
+        """Pelican's rule for ``get_files`` (not a match of ``IGNORE_FILES``, an extension of
+        ``extensions``), with the patterns compiled into one expression once: it runs for
+        each of 100,000 listings, where ``fnmatch`` pattern by pattern took a fifth of a
+        rebuild's reading."""
+        if self._ignored is None:
+            patterns = [fnmatch.translate(os.path.normcase(pattern))
+                        for pattern in self.settings["IGNORE_FILES"]]
+            self._ignored = re.compile("|".join(patterns)).match if patterns else (lambda name: None)
+        if extensions is None:
+            extensions = tuple(self.readers.extensions)
+        basename = os.path.basename(path)
+        if self._ignored(os.path.normcase(basename)):
+            return False
+        return extensions is False or os.path.splitext(basename)[1][1:] in extensions
 
     def _display_path(self, source_path):
         """``content/listings/x.md``: the path an operator recognises."""
