@@ -63,6 +63,7 @@ def listing_json_ld(listing, siteurl):
     if listing.country:
         address["addressCountry"] = listing.country
     data["address"] = address
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1)
+    # Compact: without indent, json uses its C encoder (a third of the time per page).
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     # "</script>" or "<!--" in a name must not end the script element.
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
