@@ -294,3 +294,67 @@ def test_rebuilds_in_one_process_do_not_keep_the_builds_before_them(tmp_path):
     assert completed.returncode == 0, completed.stderr
     alive = [line for line in completed.stdout.splitlines() if line.startswith("alive:")]
     assert alive == ["alive: 0 0"] * 3, completed.stdout
+
+
+READING_PROBE = '''
+"""Logs each source a directory worker reads; when the articles generator starts its
+context, waits for every listing to be read and says whether they all were."""
+import os, time
+from pelican import signals
+from dalil.directory import generator
+
+LOG, RESULT, EXPECTED = {log!r}, {result!r}, {expected!r}
+read_chunk = generator._read_chunk
+
+
+def logged_read_chunk(state, jobs):
+    with open(LOG, "a", encoding="utf-8") as log:
+        log.write("".join(relpath + "\\n" for _, relpath in jobs))
+    return read_chunk(state, jobs)
+
+
+# Pickled by name for the workers: the name now leads to this function.
+logged_read_chunk.__module__, logged_read_chunk.__qualname__ = generator.__name__, "_read_chunk"
+generator._read_chunk = logged_read_chunk
+
+
+def articles_begin(articles_generator):
+    if os.path.exists(RESULT):  # the first articles generator's context only
+        return
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with open(LOG, "a+", encoding="utf-8") as log:
+            log.seek(0)
+            read = sum(1 for line in log if line.startswith("listings"))
+        if read >= EXPECTED:
+            break
+        time.sleep(0.05)
+    with open(RESULT, "w", encoding="utf-8") as result:
+        result.write(str(read))
+
+
+def register():
+    signals.article_generator_preread.connect(articles_begin)
+'''
+
+
+@pytest.mark.skipif(available_cores() < 2, reason="needs two cores for two workers")
+def test_the_workers_read_the_listings_while_the_articles_make_their_context(tmp_path):
+    """Reading starts as the directory generator is made: a probe that holds the articles
+    generator's context until every listing is read finds them all read (if reading
+    began only in the directory's own context, after the articles', it would wait 20 s
+    and find none)."""
+    files = synthetic_files()
+    expected = sum(1 for relpath in files if relpath.startswith("listings/"))
+    plugins = tmp_path / "probe"
+    plugins.mkdir()
+    log, result = tmp_path / "read.log", tmp_path / "result.txt"
+    (plugins / "reading_probe.py").write_text(
+        READING_PROBE.format(log=str(log), result=str(result), expected=expected), encoding="utf-8")
+    from dalil import PLUGINS
+    build = sb.build_site(tmp_path / "site", files, DALIL_DIRECTORY_WORKERS=2,
+                          PLUGIN_PATHS=[str(plugins)], PLUGINS=[*PLUGINS, "reading_probe"])
+    assert build.returncode == 0, build.log
+    assert int(result.read_text(encoding="utf-8")) == expected
+    assert sorted(log.read_text(encoding="utf-8").split()) == sorted(
+        relpath for relpath in files if relpath.startswith(("listings/", "categories/", "cities/")))

@@ -86,6 +86,9 @@ class DirectoryGenerator(Generator):
         # Bound to this build; the generator holds it, so blinker's weak reference lives.
         self._summary_receiver = self._print_summary
         signals.finalized.connect(self._summary_receiver)
+        self._reading = self._start_reading([("category", self.config.category_paths),
+                                             ("city", self.config.city_paths),
+                                             ("listing", self.config.listing_paths)])
 
     # -- reading ---------------------------------------------------------
 
@@ -110,11 +113,13 @@ class DirectoryGenerator(Generator):
         base = os.path.dirname(os.path.abspath(self.path))
         return Path(os.path.relpath(source_path, base)).as_posix()
 
-    def _read_all(self, sources, errors):
-        """``{kind: records}`` of every source of ``sources`` (``(kind, paths)`` pairs):
-        unchanged files' from the source cache, the others made in worker processes
-        (Markdown with the lean reader). One pool for every kind, so that the collation
-        table is loaded by the workers only, never by this process."""
+    def _start_reading(self, sources):
+        """Start reading every source of ``sources`` (``(kind, paths)`` pairs): unchanged
+        files' records come from the source cache, the others are made in worker
+        processes (Markdown with the lean reader), which start at once, so that they read
+        while the other generators make their contexts; ``_finish_reading`` takes the
+        records. One pool for every kind, so that the collation table is loaded by the
+        workers only, never by this process."""
         relpaths, records, to_read = {}, {}, []
         for kind, paths in sources:
             relpaths[kind] = sorted(self.get_files(list(paths), extensions=self.readers.extensions))
@@ -128,8 +133,14 @@ class DirectoryGenerator(Generator):
                         self.known_sort_keys[previous["fields"]["name"]] = previous["sort_key"]
                 else:
                     records[relpath] = record
-        with Pool(self, self.workers) as pool:
-            for (_, relpath), outcome in pool.map(_read_chunk, to_read):
+        pool = Pool(self, self.workers)
+        return pool, pool.map(_read_chunk, to_read), relpaths, records
+
+    def _finish_reading(self, reading, errors):
+        """``{kind: records}`` of the sources ``_start_reading`` started with."""
+        pool, outcomes, relpaths, records = reading
+        with pool:
+            for (_, relpath), outcome in outcomes:
                 if isinstance(outcome, str):  # a reader's own error: bad date, encoding, ...
                     errors.add(self._display_path(os.path.join(self.path, relpath)),
                                "cannot be read: %s", outcome)
@@ -245,8 +256,8 @@ class DirectoryGenerator(Generator):
     def generate_context(self):
         cfg = self.config
         errors = ContentErrors()
-        records = self._read_all([("category", cfg.category_paths), ("city", cfg.city_paths),
-                                  ("listing", cfg.listing_paths)], errors)
+        records = self._finish_reading(self._reading, errors)
+        self._reading = None
         with collector_paused():
             self.directory = self._make_model(records, errors)
         del records
@@ -267,7 +278,7 @@ class DirectoryGenerator(Generator):
         errors.report(logger)
 
     def _make_model(self, records, errors):
-        """The ``Directory`` of ``records`` (see ``_read_all``), its problems told to ``errors``."""
+        """The ``Directory`` of ``records`` (see ``_finish_reading``), its problems told to ``errors``."""
         cfg = self.config
         categories = self._read_terms("category", records["category"], cfg.category_url,
                                       cfg.category_save_as, errors)
