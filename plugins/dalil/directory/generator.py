@@ -1,6 +1,7 @@
 """The directory generator: reads listings, categories and cities; writes their pages."""
 
 import fnmatch
+import hashlib
 import logging
 import os
 import posixpath
@@ -32,7 +33,7 @@ from dalil.search.settings import search_settings
 from .hours import utc_offsets
 from .incremental import PageCache, digest, global_digest, term_key
 from .jsonld import listing_json_ld
-from .model import CONTEXT_KEY, TEXT_NOT_LOADED, Directory, Listing, Term
+from .model import CONTEXT_KEY, TEXT_NOT_LOADED, Directory, Term, make_listing
 from .progress import Progress, print_summary
 from .reader import LeanMarkdownReader
 from .sources import SourceCache, listing_record, term_record
@@ -240,12 +241,13 @@ class DirectoryGenerator(Generator):
             url_pattern = cfg.listing_draft_url if draft else cfg.listing_url
             save_as_pattern = cfg.listing_draft_save_as if draft else cfg.listing_save_as
             # A record from the cache comes without its HTML, loaded for its page if rendered.
-            texts = {} if "content" in fields else {"summary": TEXT_NOT_LOADED,
-                                                    "content": TEXT_NOT_LOADED}
-            listing = by_slug[slug] = Listing(
-                category=terms["category"], city=terms["city"],
-                url=url_pattern.format(slug=slug), save_as=save_as_pattern.format(slug=slug),
-                **texts, **fields)
+            values = {**fields, "category": terms["category"], "city": terms["city"],
+                      "url": url_pattern.format(slug=slug),
+                      "save_as": save_as_pattern.format(slug=slug)}
+            texts = "content" not in fields
+            if texts:
+                values["summary"] = values["content"] = TEXT_NOT_LOADED
+            listing = by_slug[slug] = make_listing(values)
             if texts:
                 relpath = where[len(self.content_folder) + 1:].replace("/", os.sep)
                 self.unloaded_texts[listing] = (relpath, record["digest"])
@@ -389,9 +391,11 @@ class DirectoryGenerator(Generator):
         """``listing -> digest`` of everything it shows of itself and its terms."""
         term_digests = {id(term): digest(repr(term_key(term)))
                         for term in (*directory.categories, *directory.cities)}
-        return {listing: digest(repr((self.record_digests[id(listing)], listing.url,
-                                      listing.save_as, term_digests[id(listing.category)],
-                                      term_digests[id(listing.city)])))
+        # Fixed-size digests, then the two paths apart: no repr for each of 100,000.
+        return {listing: hashlib.blake2b(b"".join((
+                    self.record_digests[id(listing)], term_digests[id(listing.category)],
+                    term_digests[id(listing.city)], listing.url.encode("utf-8"), b"\0",
+                    listing.save_as.encode("utf-8"))), digest_size=16).digest()
                 for listing in listings}
 
     def _term_pages(self, term, key_digest, listing_digests):

@@ -1,6 +1,8 @@
 """The directory model: built once per build, read by every writer."""
 
-from dataclasses import dataclass, field
+import heapq
+import operator
+from dataclasses import dataclass, field, fields
 from urllib.parse import urlencode
 
 from dalil.core.dates import rfc3339
@@ -139,6 +141,15 @@ class Listing:
         return f"tel:{digits}" if digits else ""
 
 
+_LISTING_VALUES = operator.itemgetter(*(item.name for item in fields(Listing)))
+
+
+def make_listing(values):
+    """The ``Listing`` of ``values``, a dict of every field: given by position, it is
+    made in less than half the time of one given by keyword (100,000 in a rebuild)."""
+    return Listing(*_LISTING_VALUES(values))
+
+
 @dataclass(eq=False)
 class Directory:
     """Published listings, hidden and draft ones apart; terms; all in stable order."""
@@ -158,8 +169,8 @@ class Directory:
     def recent(self, count):
         """The ``count`` most recently modified published listings."""
         dated = [listing for listing in self.listings if listing.last_modified]
-        dated.sort(key=lambda listing: (listing.last_modified, listing.slug), reverse=True)
-        return dated[:count]
+        # The first ``count`` of the sorted list, without sorting all of it.
+        return heapq.nlargest(count, dated, key=lambda listing: (listing.last_modified, listing.slug))
 
     def popular_categories(self, count):
         ranked = sorted(self.categories, key=lambda term: (-len(term.listings), term.slug))
