@@ -1,7 +1,6 @@
 """The directory generator: reads listings, categories and cities; writes their pages."""
 
 import fnmatch
-import hashlib
 import logging
 import os
 import posixpath
@@ -137,9 +136,9 @@ class DirectoryGenerator(Generator):
         pool = Pool(self, self.workers)
         return pool, pool.map(_read_chunk, to_read), relpaths, records
 
-    def _finish_reading(self, reading, errors):
+    def _finish_reading(self, errors):
         """``{kind: records}`` of the sources ``_start_reading`` started with."""
-        pool, outcomes, relpaths, records = reading
+        (pool, outcomes, relpaths, records), self._reading = self._reading, None
         with pool:
             for (_, relpath), outcome in outcomes:
                 if isinstance(outcome, str):  # a reader's own error: bad date, encoding, ...
@@ -244,11 +243,11 @@ class DirectoryGenerator(Generator):
             values = {**fields, "category": terms["category"], "city": terms["city"],
                       "url": url_pattern.format(slug=slug),
                       "save_as": save_as_pattern.format(slug=slug)}
-            texts = "content" not in fields
-            if texts:
+            html_unloaded = "content" not in fields
+            if html_unloaded:
                 values["summary"] = values["content"] = TEXT_NOT_LOADED
             listing = by_slug[slug] = make_listing(values)
-            if texts:
+            if html_unloaded:
                 relpath = where[len(self.content_folder) + 1:].replace("/", os.sep)
                 self.unloaded_texts[listing] = (relpath, record["digest"])
             self.sort_keys[id(listing)] = record["sort_key"]
@@ -258,8 +257,7 @@ class DirectoryGenerator(Generator):
     def generate_context(self):
         cfg = self.config
         errors = ContentErrors()
-        records = self._finish_reading(self._reading, errors)
-        self._reading = None
+        records = self._finish_reading(errors)
         with collector_paused():
             self.directory = self._make_model(records, errors)
         del records
@@ -392,10 +390,10 @@ class DirectoryGenerator(Generator):
         term_digests = {id(term): digest(repr(term_key(term)))
                         for term in (*directory.categories, *directory.cities)}
         # Fixed-size digests, then the two paths apart: no repr for each of 100,000.
-        return {listing: hashlib.blake2b(b"".join((
+        return {listing: digest(b"".join((
                     self.record_digests[id(listing)], term_digests[id(listing.category)],
                     term_digests[id(listing.city)], listing.url.encode("utf-8"), b"\0",
-                    listing.save_as.encode("utf-8"))), digest_size=16).digest()
+                    listing.save_as.encode("utf-8"))))
                 for listing in listings}
 
     def _term_pages(self, term, key_digest, listing_digests):

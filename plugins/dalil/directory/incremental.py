@@ -76,8 +76,11 @@ def stable_repr(value, _open=None):
     raise NotDigestable(type(value).__name__)
 
 
-def digest(text):
-    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+def digest(data):
+    """16-byte BLAKE2b of ``data``: text (as UTF-8) or bytes."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def term_key(term):
