@@ -19,7 +19,6 @@ import tracemalloc
 from pathlib import Path
 
 from dalil.core.output import OutputFiles
-from dalil.core.parallel import worker_count
 from dalil.directory.model import Directory, Listing, Term
 from dalil.exports.settings import ExportSettings
 from dalil.exports.writers import write_exports
@@ -65,8 +64,8 @@ def synthetic_directory(count):
                      cities=cities)
 
 
-def _write(directory, folder, config=ExportSettings(), workers=1):
-    return write_exports(OutputFiles(folder), directory, config, SITEURL, workers)
+def _write(directory, folder, config=ExportSettings()):
+    return write_exports(OutputFiles(folder), directory, config, SITEURL)
 
 
 def _traced_peak(write):
@@ -83,8 +82,7 @@ def measure(count, workdir):
     directory = synthetic_directory(count)
     timed, traced = Path(workdir, f"timed-{count}"), Path(workdir, f"traced-{count}")
     started = time.perf_counter()
-    workers = worker_count(0)
-    files = _write(directory, timed, workers=workers)
+    files = _write(directory, timed)
     seconds = time.perf_counter() - started
     peak = _traced_peak(lambda: _write(directory, traced))
     # The three exports alone: streamed, so their peak does not grow with the directory.
@@ -92,7 +90,7 @@ def measure(count, workdir):
                                                ExportSettings(vcard_save_as="")))
     vcards = list(timed.glob("directory/listing/*/contact.vcf"))
     figures = {
-        "listings": count, "files": files, "workers": workers, "seconds": seconds,
+        "listings": count, "files": files, "seconds": seconds,
         "listings_per_second": count / seconds,
         "peak_traced_mib": peak / 2**20,
         "exports_peak_mib": exports_peak / 2**20,
@@ -111,11 +109,11 @@ def measure(count, workdir):
 def main(sizes):
     workdir = tempfile.mkdtemp(prefix="dalil-bench-")
     try:
-        print("listings   files  seconds (workers)  listings/s  peak traced MiB  (exports only)  "
+        print("listings   files  seconds  listings/s  peak traced MiB  (exports only)  "
               "max RSS MiB  json MiB  csv MiB  geojson MiB  vCards MiB")
         for count in sizes:
             f = measure(count, workdir)
-            print(f"{f['listings']:8d} {f['files']:7d} {f['seconds']:8.2f} ({f['workers']})"
+            print(f"{f['listings']:8d} {f['files']:7d} {f['seconds']:8.2f}"
                   f"{f['listings_per_second']:11.0f} {f['peak_traced_mib']:16.2f} "
                   f"{f['exports_peak_mib']:16.2f} "
                   f"{f['max_rss_mib']:12.1f} {f['json_mib']:9.2f} {f['csv_mib']:8.2f} "

@@ -183,9 +183,25 @@ def test_a_forked_writer_s_failure_and_duplicate_are_raised_in_the_parent(tmp_pa
         files.join()
 
     files.in_background(lambda: files.write("a.txt", "x"))
+    files.start_background()  # as the build's output starts, before the parent writes
     files.write("a.txt", "x")
     with pytest.raises(DuplicateOutput, match="a.txt"):
         files.join()
+
+
+def test_forked_writers_share_one_process_per_core_and_all_their_files_are_known(tmp_path):
+    from dalil.core.output import OutputFiles
+    from dalil.core.parallel import available_cores
+
+    files = OutputFiles(tmp_path)
+    for number in range(5):
+        files.in_background(lambda number=number: files.write(f"{number}.txt", str(os.getpid())))
+    assert not any(tmp_path.iterdir())  # started together, as the output starts
+    files.start_background()
+    assert files.counts() == (5, 0)
+    pids = {(tmp_path / f"{number}.txt").read_text() for number in range(5)}
+    assert str(os.getpid()) not in pids
+    assert len(pids) == min(5, available_cores())
 
 
 def test_a_page_written_in_a_forked_process_is_known_to_pelican_s_writer(tmp_path):

@@ -72,18 +72,35 @@ def when_writer_made(function):
     _WAITING_FOR_WRITER.append(function)
 
 
+# Functions that start the forked writers (see ``when_output_starts``).
+_WAITING_FOR_OUTPUT = []
+
+
+def when_output_starts(function):
+    """Call ``function()`` once, as the build's output starts: right after its writer is
+    made (``writer_made``), after what waits for the writer. With another writer than
+    Dalil's, nothing calls it: ``OutputFiles.join`` does, later."""
+    if function not in _WAITING_FOR_OUTPUT:
+        _WAITING_FOR_OUTPUT.append(function)
+
+
 def writer_made(writer):
-    """``DalilWriter``'s: run what waits for it."""
+    """``DalilWriter``'s: run what waits for it, then what waits for the output."""
     waiting = _WAITING_FOR_WRITER[:]
     _WAITING_FOR_WRITER.clear()
     for function in waiting:
         function(writer)
+    starting = _WAITING_FOR_OUTPUT[:]
+    _WAITING_FOR_OUTPUT.clear()
+    for function in starting:
+        function()
 
 
 def _forget_waiting(pelican_object):
     """``get_generators``, once a build: what a build that failed before making its
     writer left waiting is dropped (returns no generator)."""
     _WAITING_FOR_WRITER.clear()
+    _WAITING_FOR_OUTPUT.clear()
 
 
 signals.get_generators.connect(_forget_waiting)

@@ -24,6 +24,7 @@ from pathlib import Path
 import brotli
 
 from . import background
+from .parallel import available_cores
 from .settings import NOT_OUTPUT_SETTINGS
 
 CONTEXT_KEY = "dalil_output_files"
@@ -226,7 +227,8 @@ class OutputFiles:
         self._memo = None  # relpath -> (key digest, size), loaded on first use
         self._memo_now = {}
         self._key_digests = {}  # relpath -> key digest, from keep_if_current to write_keyed
-        self._background = []  # (pid, pipe) of the forked writers not yet joined
+        self._background = []  # (pid, pipe, writer) of the forked writers not yet joined
+        self._pending = []  # (function, writer) to fork for (see start_background)
 
     def path_for(self, relpath):
         relpath = str(relpath)
@@ -365,37 +367,45 @@ class OutputFiles:
     def write_keyed(self, relpath, key, data):
         """``write``, remembering ``key`` for the next build's ``keep_if_current``."""
         data = data.encode("utf-8") if isinstance(data, str) else data
-        changed = write_if_changed(self.reserve(relpath), data)
-        self.record_keyed(relpath, key, changed, len(data))
-        return changed
-
-    def reserve(self, relpath):
-        """Claim ``relpath`` for a worker process to write with ``write_if_changed``:
-        its absolute path. ``record_keyed`` once it is written."""
-        return self._claim(relpath)
-
-    def record_keyed(self, relpath, key, changed, size):
-        """A reserved file was written (``changed``: its bytes differ) from ``key``."""
-        self.written[self.path_for(relpath)] = changed
+        relpath = str(relpath)
+        target = self._claim(relpath)
+        changed = self.written[target] = write_if_changed(target, data)
         if self._settings.get("CACHE_CONTENT"):
-            key_digest = self._key_digests.pop(str(relpath), None) or self._key_digest(key)
-            self._memo_now[str(relpath)] = (key_digest, size)
+            key_digest = self._key_digests.pop(relpath, None) or self._key_digest(key)
+            self._memo_now[relpath] = (key_digest, len(data))
         if self.observer is not None:
-            self.observer.mark(str(relpath))
+            self.observer.mark(relpath)
+        return changed
 
     def in_background(self, function, forked=True, writer=None):
         """Run ``function()``, which writes through this object and ``writer`` (Pelican's,
         a ``DalilWriter`` when given), in a forked process when ``forked`` (and fork
-        exists), else at once; ``join`` takes in its files."""
+        exists), else at once; ``join`` takes in its files. The forked ones start together
+        when the build's output starts (``start_background``)."""
         if not (forked and background.fork_available()):
             function()
             return
         if self._settings.get("CACHE_CONTENT"):
             self._load_memo()  # here, once: the child's keys are merged into this memo
-        self._background.append((*background.start(self, function, writer), writer))
+        self._pending.append((function, writer))
+        background.when_output_starts(self.start_background)
+
+    def start_background(self):
+        """Fork for the functions ``in_background`` was given, one process per core at
+        most, each running its share of them one after the other: every process that
+        reads the model copies the memory pages it touches, so five of them beside the
+        pages' workers cost more than they saved on two cores (a tenth of a cold build's
+        page faults at 10,000 listings)."""
+        jobs, self._pending = self._pending, []
+        count = min(len(jobs), available_cores())
+        for number in range(count):
+            share = jobs[number::count]
+            writer = next((writer for _, writer in share if writer is not None), None)
+            self._background.append((*background.start(self, _run_all(share), writer), writer))
 
     def join(self):
         """Wait for the forked writers and take in what they wrote, logged and raised."""
+        self.start_background()
         jobs, self._background = self._background, []
         for result, writer in [(background.finish(pid, pipe), writer)
                                for pid, pipe, writer in jobs]:
@@ -450,6 +460,13 @@ class OutputFiles:
         self.join()
         changed = sum(1 for flag in self.written.values() if flag)
         return changed, len(self.written) - changed
+
+
+def _run_all(jobs):
+    def run():
+        for function, _ in jobs:
+            function()
+    return run
 
 
 def _newer(path, than):

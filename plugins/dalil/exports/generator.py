@@ -31,13 +31,13 @@ class ExportsGenerator(Generator):
             logger.error("dalil.exports: no directory model; add dalil.directory to PLUGINS")
             return
         files = output_files(self.context)
-        workers = build_workers(self.settings)
-        files.in_background(lambda: self._write(files, directory, workers), forked=workers > 1)
+        files.in_background(lambda: self._write(files, directory),
+                            forked=build_workers(self.settings) > 1)
 
-    def _write(self, files, directory, workers):
+    def _write(self, files, directory):
         cfg = self.config
         siteurl = self.settings.get("SITEURL", "")
-        count = write_exports(files, directory, cfg, siteurl, workers)
+        count = write_exports(files, directory, cfg, siteurl)
         for save_as, make_schema in ((cfg.schema_save_as, export_schema),
                                      (cfg.geojson_schema_save_as, geojson_schema),
                                      (cfg.datapackage_schema_save_as, datapackage_schema)):

@@ -11,7 +11,6 @@ import csv
 import json
 
 from dalil.core.output import PRECOMPRESSED, write_if_changed
-from dalil.core.parallel import Pool
 
 from .records import FIELDS, export_record, geojson_feature
 from .spreadsheet import guard_cell
@@ -86,14 +85,13 @@ class CsvWriter:
 ROWS_MEMO = "dalil_export_rows.pickle"
 
 
-def write_exports(files, directory, config, siteurl, workers=1):
+def write_exports(files, directory, config, siteurl):
     """Write every export of ``directory`` through ``files`` (a ``core.output.OutputFiles``).
 
     Returns the number of files written or left unchanged.
     """
     count = 0
-    with Pool(directory.listings, workers) as pool, \
-            concurrent.futures.ThreadPoolExecutor(1) as compressing:
+    with concurrent.futures.ThreadPoolExecutor(1) as compressing:
         with contextlib.ExitStack() as stack:
             # Every file in one pass: each listing's record is made once.
             writers = [make(stack.enter_context(files.open(save_as, "wb")))
@@ -121,45 +119,24 @@ def write_exports(files, directory, config, siteurl, workers=1):
         del known, kept
         written = [save_as for save_as in (config.json_save_as, config.csv_save_as,
                                            config.geojson_save_as) if save_as]
-        # Compression lets go of the GIL: the cards are checked and started meanwhile,
-        # then made by the workers.
+        # Compression lets go of the GIL: the cards are made meanwhile.
         copies = compressing.submit(files.precompress, *written)
-        cards = (start_vcards(files, directory.listings, digests, config.vcard_save_as, pool)
-                 if config.vcard_save_as else None)
+        if config.vcard_save_as:
+            count += write_vcards(files, directory.listings, digests, config.vcard_save_as)
         copies.result()
         count += len(written) * len(PRECOMPRESSED)
-        if cards is not None:
-            count += cards()
     return count
 
 
-def start_vcards(files, listings, digests, save_as, pool):
-    """Start making one card per listing in ``pool``'s workers: on a cached rebuild a
-    listing whose digest (``digests``) is unchanged keeps its card without making it
-    again. Returns the function that waits for the cards and records them: the number
-    of cards."""
-    pending = []
-    for index, listing in enumerate(listings):
+def write_vcards(files, listings, digests, save_as):
+    """One card per listing, here: a build writes the exports in a process of their own,
+    beside the pages' workers, and forking more workers from it for the cards cost more
+    (copies of the model's memory pages) than they saved. On a cached rebuild a listing
+    whose digest (``digests``) is unchanged keeps its card without making it again.
+    Returns the number of cards."""
+    for listing in listings:
         relpath = save_as.format(slug=listing.slug)
         key = digests.get(listing)
         if key is None or not files.keep_if_current(relpath, key):
-            pending.append((index, files.reserve(relpath)))
-    results = pool.map(_vcards_chunk, pending)
-
-    def finish():
-        for (index, _), (changed, size) in results:
-            listing = listings[index]
-            files.record_keyed(save_as.format(slug=listing.slug), digests.get(listing), changed, size)
-        return len(listings)
-
-    return finish
-
-
-def _vcards_chunk(listings, jobs):
-    """``(changed, size)`` of each ``(index, path)`` card written. Indexes, not listings,
-    go to the workers: a pickled listing drags its category's and city's every listing along."""
-    results = []
-    for index, path in jobs:
-        data = listing_vcard(listings[index]).encode("utf-8")
-        results.append((write_if_changed(path, data), len(data)))
-    return results
+            files.write_keyed(relpath, key, listing_vcard(listing))
+    return len(listings)
