@@ -19,7 +19,7 @@ from dalil.core.errors import ContentErrors
 from dalil.core.i18n import N_
 from dalil.core.memory import collector_paused, keep_for_the_build, leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
-from dalil.core.output import OBSERVER_KEY, write_if_changed
+from dalil.core.output import OBSERVER_KEY, output_files, write_if_changed
 from dalil.core.pages import register_page
 from dalil.core.settings import BUILD_MEMORY_KEY
 from dalil.core.parallel import Pool, worker_count
@@ -263,9 +263,14 @@ class DirectoryGenerator(Generator):
         del records
         keep_for_the_build()
         self.readers.save_cache()
-        self.source_cache.save()
-        if BUILD_MEMORY_KEY not in self.settings:
-            self.source_cache = None  # the model shares its text; the rest is freed
+        if BUILD_MEMORY_KEY in self.settings:
+            self.source_cache.save()  # kept in memory for the next livereload build
+        else:
+            # Nothing in this build reads it again: written beside the pages, by a forked
+            # writer, then the model shares its text and the rest is freed here.
+            output_files(self.context).in_background(self.source_cache.save,
+                                                     forked=self.workers > 1)
+            self.source_cache = None
         self.context[CONTEXT_KEY] = self.directory
         # Listing pages tell "open now" with the build's zone data (see hours.utc_offsets).
         self.context[UTC_OFFSETS_KEY] = ";".join(
