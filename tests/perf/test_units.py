@@ -4,6 +4,7 @@ import copy
 import datetime as dt
 import os
 import sys
+import time
 
 import pytest
 from hypothesis import example, given
@@ -189,19 +190,31 @@ def test_a_forked_writer_s_failure_and_duplicate_are_raised_in_the_parent(tmp_pa
         files.join()
 
 
-def test_forked_writers_share_one_process_per_core_and_all_their_files_are_known(tmp_path):
-    from dalil.core.output import OutputFiles
-    from dalil.core.parallel import available_cores
+def test_forked_writers_take_the_next_function_as_they_finish(tmp_path, monkeypatch):
+    """Two processes for three functions: the first waits for the files of the other two,
+    which the second process writes one after the other, as a process takes the next
+    function when it is free (a fixed share, 0 and 2 in one process, would never end)."""
+    from dalil.core import output
 
-    files = OutputFiles(tmp_path)
-    for number in range(5):
+    monkeypatch.setattr(output, "available_cores", lambda: 2)
+    files = output.OutputFiles(tmp_path)
+
+    def waits_for_the_others():
+        deadline = time.monotonic() + 20
+        while not all((tmp_path / name).exists() for name in ("1.txt", "2.txt")):
+            assert time.monotonic() < deadline, "the other functions did not run beside it"
+            time.sleep(0.01)
+        files.write("0.txt", str(os.getpid()))
+
+    files.in_background(waits_for_the_others)
+    for number in (1, 2):
         files.in_background(lambda number=number: files.write(f"{number}.txt", str(os.getpid())))
     assert not any(tmp_path.iterdir())  # started together, as the output starts
     files.start_background()
-    assert files.counts() == (5, 0)
-    pids = {(tmp_path / f"{number}.txt").read_text() for number in range(5)}
+    assert files.counts() == (3, 0)
+    pids = [(tmp_path / f"{number}.txt").read_text() for number in range(3)]
     assert str(os.getpid()) not in pids
-    assert len(pids) == min(5, available_cores())
+    assert pids[1] == pids[2] != pids[0]
 
 
 def test_a_page_written_in_a_forked_process_is_known_to_pelican_s_writer(tmp_path):
