@@ -17,7 +17,7 @@ from pelican.writers import FileOverwriteFailedError
 
 from dalil.core.writer import DalilWriter
 from dalil.directory.reader import LeanMarkdownReader, plain_paragraphs
-from dalil.directory.sources import SourceCache
+from dalil.directory.sources import SourceCache, file_stamp
 from benchmarks.synthetic import generate_files
 
 SOURCES = {
@@ -503,7 +503,7 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
     stale.write_bytes(b"old")
     cache = SourceCache(config, "records")
     assert cache.get("a.md", str(source)) is None
-    cache.put("a.md", record)
+    cache.put("a.md", record, file_stamp(str(source)))
     size_before = sys.getsizeof(content)
     cache.save()
     # Saving attaches no UTF-8 copy to the text it stores (pickle would: twice the memory).

@@ -240,30 +240,30 @@ class SourceCache:
     def start_build(self):
         """Forget which files the last build read (a cache kept in memory between builds)."""
         self.seen = set()
-        self._stamps = {}
 
     def _shard_path(self, number):
         return os.path.join(self.folder, f"{number:02d}.marshal")
 
     def get(self, relpath, path):
-        """The record of ``relpath`` if its file is unchanged since it was made, else None."""
+        """The record of ``relpath`` if its file is unchanged since it was made, else None.
+        A file without a record is not stamped here (see ``put``)."""
         self.seen.add(relpath)
+        known = self.shards[shard_of(relpath)].get(relpath)
+        if known is None:
+            return None
         try:
-            stamp = self._stamps[relpath] = file_stamp(path)
+            return known[1] if file_stamp(path) == known[0] else None
         except OSError:
             return None
-        known = self.shards[shard_of(relpath)].get(relpath)
-        return known[1] if known is not None and known[0] == stamp else None
 
     def previous(self, relpath):
         """The record ``relpath`` had when it was last made, changed since or not."""
         known = self.shards[shard_of(relpath)].get(relpath)
         return known[1] if known is not None else None
 
-    def put(self, relpath, record):
-        """Keep ``record``, made from the file as ``get`` last saw it."""
-        stamp = self._stamps.get(relpath)
-        if not self.enabled or stamp is None:
+    def put(self, relpath, record, stamp):
+        """Keep ``record``, made from the file with ``stamp`` (taken before reading it)."""
+        if not self.enabled:
             return
         number = shard_of(relpath)
         self.shards[number][relpath] = (stamp, record)
