@@ -145,8 +145,9 @@ class DirectoryGenerator(Generator):
                     errors.add(self._display_path(os.path.join(self.path, relpath)),
                                "cannot be read: %s", outcome)
                     continue
-                stamp, records[relpath] = outcome
-                self.source_cache.put(relpath, outcome[1], stamp)
+                stamp, record = outcome
+                records[relpath] = record
+                self.source_cache.put(relpath, record, stamp)
                 self.sources_read += 1
         return {kind: [records[relpath] for relpath in relpaths[kind] if relpath in records]
                 for kind in relpaths}
