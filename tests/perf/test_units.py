@@ -5,18 +5,21 @@ import datetime as dt
 import os
 import sys
 import time
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import example, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from markdown import Markdown
-from pelican.readers import MarkdownReader, _filter_discardable_metadata
+from pelican.log import LimitFilter
+from pelican.readers import MarkdownReader, RstReader, _filter_discardable_metadata
 from pelican.settings import DEFAULT_CONFIG, read_settings
 from pelican.writers import FileOverwriteFailedError
 
 from dalil.core.writer import DalilWriter
-from dalil.directory.reader import LeanMarkdownReader, plain_paragraphs
+from dalil.directory.reader import (ContentMarkdownReader, LeanMarkdownReader, plain_paragraphs,
+                                   use_for_content)
 from dalil.directory.sources import SourceCache, file_stamp
 from benchmarks.synthetic import generate_files
 
@@ -59,6 +62,52 @@ def test_lean_reader_reads_as_pelican_does(sources):
         for key in ("date", "modified"):
             if key in expected:
                 assert metadata[key].utcoffset() == expected[key].utcoffset(), path
+
+
+def test_content_reader_gives_what_pelicans_gives_articles(sources, tmp_path, caplog, monkeypatch):
+    extra = {"tags.md": "Title: x\nTags: أ, ب\nAuthors: ج; د\nCategory: أخبار\n"
+                        "Date: 2026-01-02_10:30:15.5\nModified:  2026-01-02T10:00 \n\nنص\n",
+             "dup-date.md": "Title: x\nDate: 2026-01-02\nDate: 2026-01-03\n\nنص\n",
+             "bad-date.md": "Title: x\nDate: 2026-02-30\n\nنص\n"}
+    for name, text in extra.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    paths = [*sources, str(tmp_path / "tags.md"), str(tmp_path / "dup-date.md")]
+    pelican_reader, content_reader = MarkdownReader(settings()), ContentMarkdownReader(settings())
+    warned = set()
+    for path in paths * 2:  # twice: a reused Markdown object keeps no state between files
+        # Pelican logs a message once a process: each reader gets to log it here.
+        monkeypatch.setattr(LimitFilter, "_raised_messages", set())
+        caplog.clear()
+        expected_content, expected = pelican_reader.read(path)
+        expected = _filter_discardable_metadata(expected)
+        expected_warnings = caplog.messages[:]
+        monkeypatch.setattr(LimitFilter, "_raised_messages", set())
+        caplog.clear()
+        content, metadata = content_reader.read(path)
+        assert caplog.messages == expected_warnings, path
+        assert content == expected_content, path
+        assert metadata == expected, path
+        assert {key: type(value) for key, value in metadata.items()} == {
+            key: type(value) for key, value in expected.items()}, path
+        warned.update(os.path.basename(path) for _ in expected_warnings)
+    assert warned == {"dup-date.md"}
+    bad = str(tmp_path / "bad-date.md")
+    with pytest.raises(ValueError) as pelican_error:
+        pelican_reader.read(bad)
+    with pytest.raises(ValueError) as our_error:
+        content_reader.read(bad)
+    assert str(our_error.value) == str(pelican_error.value)
+
+
+def test_content_reader_replaces_only_pelicans_markdown_reader():
+    class OwnReader(MarkdownReader):
+        pass
+
+    readers = SimpleNamespace(reader_classes={"md": MarkdownReader, "markdown": MarkdownReader,
+                                              "mdown": OwnReader, "rst": RstReader})
+    use_for_content(readers)
+    assert readers.reader_classes == {"md": ContentMarkdownReader, "markdown": ContentMarkdownReader,
+                                      "mdown": OwnReader, "rst": RstReader}
 
 
 def test_lean_reader_drops_empty_slug_and_status(tmp_path):

@@ -14,6 +14,7 @@ from .articles import (check_article_slugs, check_page_slugs, claim_directory_fo
                        forget_memoized_content, publish_page_links, sanitize_content,
                        save_content_pages, write_empty_categories)
 from .generator import DirectoryGenerator
+from .reader import use_for_content
 
 
 def get_generators(pelican_object):
@@ -25,6 +26,7 @@ def register():
     install_log_filters()
     return_large_buffers()
     signals.initialized.connect(claim_directory_folders)
+    signals.readers_init.connect(use_for_content)
     signals.generator_init.connect(escape_by_default)
     signals.generator_init.connect(install_interface)
     signals.generator_init.connect(render_once_parts)
