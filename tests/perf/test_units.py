@@ -688,3 +688,42 @@ def test_the_directory_chooses_source_files_as_pelican_does(ignore_files):
         ours = [DirectoryGenerator._include_path(stub, name, extensions) for name in names]
         assert ours == [Generator._include_path(stub, name, extensions) for name in names]
         assert True in ours and (False in ours or not ignore_files and extensions is False)
+
+
+def test_no_collation_entry_joins_a_space_to_another_character():
+    """What ``WordCollator`` relies on, checked on the table of the installed pyuca."""
+    from pyuca import Collator
+
+    joined, nodes = [], [(Collator().table.root, ())]
+    while nodes:
+        node, key = nodes.pop()
+        if node.value and len(key) > 1 and 0x20 in key:
+            joined.append(key)
+        nodes.extend((child, (*key, part)) for part, child in (node.children or {}).items())
+    assert len(key) >= 1 and not joined
+
+
+# Arabic letters and marks, Latin letters with and without combining accents, Hangul
+# jamo, CJK (implicit weights), spaces, digits: collation's contractions and non-starters.
+_COLLATION_ALPHABET = ("مطعمالبصيدلةأإآءئؤىةًٌٍَُِّْٰ "
+                       "abcdlLhcHEeo\u0300\u0301\u0308\u0327\u0334\u00b7\u0387 "
+                       "\u1100\u1161\u11a8\u4e00\u9fff\u3400 019٠١٢ -'")
+
+
+@given(name=st.text(_COLLATION_ALPHABET, max_size=12))
+@example(name="l\u00b7l ch")
+@example(name="a \u0301b  c ")
+@hypothesis_settings(max_examples=2000, deadline=None, derandomize=True)
+def test_word_collator_gives_pyucas_keys(collators, name):
+    # One WordCollator for every name: its words' weights are kept from name to name.
+    word_collator, collator = collators
+    assert word_collator.sort_key(name) == collator.sort_key(name)
+
+
+@pytest.fixture(scope="module")
+def collators():
+    from pyuca import Collator
+
+    from dalil.directory.collation import WordCollator
+
+    return WordCollator(), Collator()

@@ -1,9 +1,9 @@
 """Directory sources as records of plain data, made in worker processes, cached by stamp.
 
 A listing's or a term's file becomes a record in a worker: its Markdown converted,
-every field cleaned, its problems listed and its name's collation key computed. The
-main process only links listings to their terms and checks what spans files
-(duplicate slugs and names). Records are kept in CACHE_PATH, keyed by each file's
+every field cleaned, its problems listed. The main process gives each record its
+name's collation key (``sort_key``), links listings to their terms and checks what
+spans files (duplicate slugs and names). Records are kept in CACHE_PATH, keyed by each file's
 modification time and size, so a rebuild reads and cleans only the files that changed;
 the cache is split in shards so that a rebuild saves only the shards it changed.
 
@@ -58,7 +58,7 @@ def record_slug(metadata, *name_candidates):
     return slug, None
 
 
-def term_record(kind, content, metadata, where, collation_key):
+def term_record(kind, content, metadata, where):
     """A category's or city's record: ``fields`` is None when ``problems`` stop it."""
     name = plain_text(metadata.get("title"))
     if not name:
@@ -80,11 +80,10 @@ def term_record(kind, content, metadata, where, collation_key):
         "description": clean_html(content, removed), "source_path": where,
         "keywords": validate.clean_keywords(metadata.get("keywords")),
     }
-    return {"where": where, "problems": problems, "fields": fields, "removed": removed,
-            "sort_key": collation_key(name) if fields else None}
+    return {"where": where, "problems": problems, "fields": fields, "removed": removed}
 
 
-def listing_record(content, metadata, where, default_country, timezone, collation_key):
+def listing_record(content, metadata, where, default_country, timezone):
     """A listing's record: ``fields`` (the ``Listing`` fields but its terms, URL and
     path) is None when ``problems`` stop it; ``category`` and ``city`` are slugs."""
     name = plain_text(metadata.get("title"))
@@ -132,7 +131,6 @@ def listing_record(content, metadata, where, default_country, timezone, collatio
         source_path=where,
     )
     record["fields"] = fields
-    record["sort_key"] = collation_key(name)
     # The page cache's digest of these fields, made here once rather than every build.
     record["digest"] = hashlib.blake2b(repr(sorted(fields.items())).encode("utf-8"),
                                        digest_size=16).digest()
