@@ -358,3 +358,48 @@ def test_the_workers_read_the_listings_while_the_articles_make_their_context(tmp
     assert int(result.read_text(encoding="utf-8")) == expected
     assert sorted(log.read_text(encoding="utf-8").split()) == sorted(
         relpath for relpath in files if relpath.startswith(("listings/", "categories/", "cities/")))
+
+
+CARDS_PROBE = '''
+"""Writes, for each category or city page rendered, how many of its listings' cards came
+made with the listing's own page and how many listings it shows."""
+from dalil.directory import generator
+
+LOG = {log!r}
+term_page_context = generator.DirectoryGenerator._term_page_context
+
+
+def logged(self, term, number, cards=None):
+    context = term_page_context(self, term, number, cards)
+    made = sum(card is not None for card in context["page_cards"])
+    with open(LOG, "a", encoding="utf-8") as log:
+        log.write(f"{{made}} {{len(context['page_listings'])}}\\n")
+    return context
+
+
+generator.DirectoryGenerator._term_page_context = logged
+
+
+def register():
+    pass
+'''
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_each_card_is_made_once_with_its_listing_s_page(tmp_path, workers):
+    """A listing's card is shown on its category's and its city's page: both get it made
+    with the listing's page, in whichever process rendered that, not made twice more."""
+    files = synthetic_files()
+    plugins = tmp_path / "probe"
+    plugins.mkdir()
+    log = tmp_path / "cards.log"
+    (plugins / "cards_probe.py").write_text(CARDS_PROBE.format(log=str(log)), encoding="utf-8")
+    from dalil import PLUGINS
+    build = sb.build_site(tmp_path / "site", files, DALIL_DIRECTORY_WORKERS=workers,
+                          PLUGIN_PATHS=[str(plugins)], PLUGINS=[*PLUGINS, "cards_probe"])
+    assert build.returncode == 0, build.log
+    pages = [tuple(map(int, line.split())) for line in log.read_text(encoding="utf-8").splitlines()]
+    shown = sum(total for _, total in pages)
+    published = len(list(build.output.glob("directory/*/*/contact.vcf")))
+    assert published > LISTINGS / 2 and shown == 2 * published
+    assert [made for made, _ in pages] == [total for _, total in pages]

@@ -9,6 +9,7 @@ import struct
 import time
 from pathlib import Path
 
+from markupsafe import Markup
 from pelican import signals
 from pelican.generators import Generator
 from pelican.readers import Readers, find_empty_alt
@@ -30,7 +31,7 @@ from dalil.search.settings import search_settings
 
 from .collation import WordCollator
 from .hours import utc_offsets
-from .incremental import PageCache, digest, global_digest, term_key
+from .incremental import PageCache, digest, global_digest, term_key, undeclared_names
 from .jsonld import listing_json_ld
 from .model import CONTEXT_KEY, TEXT_NOT_LOADED, Directory, Term, make_listing
 from .progress import Progress, print_summary
@@ -68,6 +69,8 @@ class DirectoryGenerator(Generator):
         self.page_listings = ()
         self.page_variables = {}
         self.writer = None
+        self.cards = None  # id(listing) -> its card, while term pages wait for them
+        self.card_macro = None
         self.workers = worker_count(self.config.workers)
         self.lean_reader = LeanMarkdownReader(reader_settings)
         self.near_me_index = near_me_index(self.settings)
@@ -341,24 +344,26 @@ class DirectoryGenerator(Generator):
         key_digest = (lambda key: digest(repr(key))) if cache.enabled else (lambda key: None)
         listing_jobs = [("listing", index, listing.save_as, listing_digests[listing])
                         for index, listing in enumerate(self.page_listings)]
-        term_jobs = [("term", (kind, index, number), save_as, page_digest)
-                     for kind, terms in (("category", directory.categories), ("city", directory.cities))
-                     for index, term in enumerate(terms)
-                     for number, save_as, page_digest
-                     in self._term_pages(term, key_digest, listing_digests)]
+        term_pages = [("term", (kind, index, number), save_as, page_digest)
+                      for kind, terms in (("category", directory.categories), ("city", directory.cities))
+                      for index, term in enumerate(terms)
+                      for number, save_as, page_digest
+                      in self._term_pages(term, key_digest, listing_digests)]
+        # Each listing's card, made with its page, for its category's and city's pages.
+        self.cards = {} if "page_cards" in undeclared_names(self.env, term_template.name) else None
         observer = self.context.get(OBSERVER_KEY)
         with Pool(self, self.workers) as pool:
-            for label, jobs in (("listing pages", listing_jobs), ("category and city pages", term_jobs)):
-                self._render_all(pool, writer, cache, label, jobs)
-                if observer is not None and jobs:
-                    observer.mark(jobs[-1][2], count=len(jobs))
+            self._render_all(pool, writer, cache, "listing pages", listing_jobs, observer)
+            term_jobs = [(*job, self._page_cards(job[1])) for job in term_pages]
+            self.cards = None
+            self._render_all(pool, writer, cache, "category and city pages", term_jobs, observer)
         cache.save()
         writer.write_file(cfg.index_save_as, self.get_template("directory/index"), self.context)
         not_found = self.get_template("404")
         for save_as in cfg.not_found_save_as:
             writer.write_file(save_as, not_found, self.context, noindex=True)
 
-    def _render_all(self, pool, writer, cache, label, jobs):
+    def _render_all(self, pool, writer, cache, label, jobs, observer):
         todo = []
         for job in jobs:
             save_as, page_digest = job[2], job[3]
@@ -369,13 +374,27 @@ class DirectoryGenerator(Generator):
                 todo.append(job)
         self._load_texts(todo)  # before the workers are forked
         progress = Progress(label, len(todo))
-        for job, (size, changed) in pool.map(_render_chunk, todo):
+        for job, (size, changed, card) in pool.map(_render_chunk, todo):
             cache.store(job[2], job[3], size)
             self.stats["rendered"] += 1
             self.stats["changed"] += changed
             self._claim(writer, job[2], changed)
+            if card is not None:
+                self.cards[id(self.page_listings[job[1]])] = card
             progress.advance()
         progress.done()
+        if observer is not None and jobs:
+            observer.mark(jobs[-1][2], count=len(jobs))
+
+    def _page_cards(self, ref):
+        """The cards of a term page's listings made with their own pages (see term.html)."""
+        if self.cards is None:
+            return None
+        kind, index, number = ref
+        term = (self.directory.categories if kind == "category" else self.directory.cities)[index]
+        per_page = max(1, int(self.config.per_page))
+        return tuple(self.cards.get(id(listing))
+                     for listing in term.listings[(number - 1) * per_page:number * per_page])
 
     def _load_texts(self, jobs):
         """Give the listings of ``jobs`` their HTML, kept apart in the source cache; if it
@@ -425,18 +444,22 @@ class DirectoryGenerator(Generator):
             yield number, save_as, key_digest((key, number, [listing_digests[x] for x in chunk]))
 
     def render_page(self, job):
-        """Render one page and write it if its bytes changed: ``(size, changed)``."""
-        kind, ref, save_as, _ = job
+        """Render one page and write it if its bytes changed: ``(size, changed, card)``,
+        ``card`` the listing's card for its terms' pages when they need it, else None."""
+        kind, ref, save_as = job[:3]
+        card = None
         if kind == "listing":
             listing = self.page_listings[ref]
             template = self.get_template("directory/listing")
             extra = {"listing": listing, "noindex": listing.status == "draft",
                      "json_ld": listing_json_ld(listing, self.settings.get("SITEURL", ""))}
+            if self.cards is not None and listing.status == "published":
+                card = str(self._card_macro()(listing, self.context.get("SITEURL"), 2))
         else:
             term_kind, index, number = ref
             terms = self.directory.categories if term_kind == "category" else self.directory.cities
             template = self.get_template("directory/term")
-            extra = self._term_page_context(terms[index], number)
+            extra = self._term_page_context(terms[index], number, job[4])
         variables = dict(self._page_variables(template))
         variables["output_file"] = save_as
         variables.update(extra)
@@ -448,7 +471,13 @@ class DirectoryGenerator(Generator):
             template.environment.handle_exception()
         data = text.encode("utf-8")
         changed = write_if_changed(output_file_path(self.output_path, save_as), data)
-        return len(data), changed
+        return len(data), changed, card
+
+    def _card_macro(self):
+        """``listing_card`` of _macros.html, as term.html imports it (without context)."""
+        if self.card_macro is None:
+            self.card_macro = self.env.get_template("_macros.html").module.listing_card
+        return self.card_macro
 
     def _page_variables(self, template):
         """What Pelican's Writer.write_file gives ``template``, without relative URLs,
@@ -459,16 +488,19 @@ class DirectoryGenerator(Generator):
             variables["localsiteurl"] = self.context.get("localsiteurl", None)
         return variables
 
-    def _term_page_context(self, term, number):
+    def _term_page_context(self, term, number, cards=None):
         cfg = self.config
         per_page = max(1, int(cfg.per_page))
         count = max(1, -(-len(term.listings) // per_page))
+        page_listings = term.listings[(number - 1) * per_page:number * per_page]
 
         def page_url(page):
             return term.url if page == 1 else term.url + cfg.page_url.format(number=page)
 
         return {
-            "term": term, "page_listings": term.listings[(number - 1) * per_page:number * per_page],
+            "term": term, "page_listings": page_listings,
+            "page_cards": [None if card is None else Markup(card) for card in cards]
+                          if cards else [None] * len(page_listings),
             "near_me_index": self.near_me_index,
             "page_number": number, "page_count": count,
             "previous_url": page_url(number - 1) if number > 1 else "",

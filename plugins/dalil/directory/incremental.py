@@ -35,7 +35,7 @@ CACHE_NAME = "dalil_directory_pages.pickle"
 # Names the directory generator passes to its templates itself.
 PAGE_NAMES = {"listing", "json_ld", "noindex", "term", "page_listings", "page_number",
               "page_count", "previous_url", "next_url", "output_file", "localsiteurl",
-              "near_me_index"}
+              "near_me_index", "page_cards"}
 _TERM_FIELDS = [f.name for f in dataclasses.fields(Term) if f.name != "listings"]
 
 
@@ -109,6 +109,15 @@ def _parsed_templates(env, names):
         parsed[name] = known[name][:2]
         todo.extend(known[name][2])
     return parsed
+
+
+def undeclared_names(env, name):
+    """The names template ``name`` takes from its context (none if it cannot be parsed:
+    rendering it reports why)."""
+    try:
+        return _parsed_templates(env, [name])[name][1]
+    except jinja2.TemplateError:
+        return set()
 
 
 def _code_files(everything=False):
