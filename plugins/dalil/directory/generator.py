@@ -391,10 +391,19 @@ class DirectoryGenerator(Generator):
         if self.cards is None:
             return None
         kind, index, number = ref
-        term = (self.directory.categories if kind == "category" else self.directory.cities)[index]
-        per_page = max(1, int(self.config.per_page))
         return tuple(self.cards.get(id(listing))
-                     for listing in term.listings[(number - 1) * per_page:number * per_page])
+                     for listing in self._page_listings(self._term(kind, index), number))
+
+    def _term(self, kind, index):
+        return (self.directory.categories if kind == "category" else self.directory.cities)[index]
+
+    def _page_listings(self, term, number):
+        """The listings on page ``number`` (from 1) of ``term``'s pages."""
+        per_page = max(1, int(self.config.per_page))
+        return term.listings[(number - 1) * per_page:number * per_page]
+
+    def _page_count(self, term):
+        return max(1, -(-len(term.listings) // max(1, int(self.config.per_page))))
 
     def _load_texts(self, jobs):
         """Give the listings of ``jobs`` their HTML, kept apart in the source cache; if it
@@ -433,14 +442,13 @@ class DirectoryGenerator(Generator):
     def _term_pages(self, term, key_digest, listing_digests):
         """``(number, save_as, digest)`` of each page of a category or city."""
         cfg = self.config
-        per_page = max(1, int(cfg.per_page))
-        count = max(1, -(-len(term.listings) // per_page))
+        count = self._page_count(term)
         base_dir = posixpath.dirname(term.save_as)
         key = (term_key(term), len(term.listings), count)
         for number in range(1, count + 1):
             save_as = term.save_as if number == 1 else posixpath.join(
                 base_dir, cfg.page_url.format(number=number), "index.html")
-            chunk = term.listings[(number - 1) * per_page:number * per_page]
+            chunk = self._page_listings(term, number)
             yield number, save_as, key_digest((key, number, [listing_digests[x] for x in chunk]))
 
     def render_page(self, job):
@@ -457,9 +465,8 @@ class DirectoryGenerator(Generator):
                 card = str(self._card_macro()(listing, self.context.get("SITEURL"), 2))
         else:
             term_kind, index, number = ref
-            terms = self.directory.categories if term_kind == "category" else self.directory.cities
             template = self.get_template("directory/term")
-            extra = self._term_page_context(terms[index], number, job[4])
+            extra = self._term_page_context(self._term(term_kind, index), number, job[4])
         variables = dict(self._page_variables(template))
         variables["output_file"] = save_as
         variables.update(extra)
@@ -490,9 +497,8 @@ class DirectoryGenerator(Generator):
 
     def _term_page_context(self, term, number, cards=None):
         cfg = self.config
-        per_page = max(1, int(cfg.per_page))
-        count = max(1, -(-len(term.listings) // per_page))
-        page_listings = term.listings[(number - 1) * per_page:number * per_page]
+        count = self._page_count(term)
+        page_listings = self._page_listings(term, number)
 
         def page_url(page):
             return term.url if page == 1 else term.url + cfg.page_url.format(number=page)
