@@ -205,9 +205,11 @@ def test_remembered_gettext_shows_what_jinjas_gettext_shows():
 
     def render(remember):
         env = jinja2.Environment(autoescape=True, extensions=["jinja2.ext.i18n"])
-        env.install_gettext_translations(translations("fr"), newstyle=True)
+        catalog = translations("fr")
+        env.install_gettext_translations(catalog, newstyle=True)
         if remember:
-            env.globals["gettext"] = env.globals["_"] = remembered_gettext(env.globals["gettext"])
+            env.globals["gettext"] = env.globals["_"] = remembered_gettext(
+                env.globals["gettext"], catalog.gettext, catalog.dalil_digest)
         return env.from_string(template).render()
 
     shown = render(remember=True)

@@ -10,6 +10,7 @@ come from the catalog header, which Babel writes from CLDR's rules.
 
 import datetime
 import functools
+import hashlib
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,7 +69,10 @@ def translations(lang, domain=DOMAIN):
     compiled = io.BytesIO()
     write_mo(compiled, read_catalog(lang, domain))
     compiled.seek(0)
-    return Translations(compiled, domain=domain)
+    result = Translations(compiled, domain=domain)
+    # Names this catalog's text in keys of what is made from it (compiled templates).
+    result.dalil_digest = f"{lang}:{hashlib.blake2b(compiled.getvalue(), digest_size=16).hexdigest()}"
+    return result
 
 
 def script_messages(lang, domain=SCRIPTS_DOMAIN):
@@ -109,10 +113,14 @@ def weekday_name(day, lang):
     return get_day_names("wide", locale=lang)[day]
 
 
-def remembered_gettext(gettext):
+def remembered_gettext(gettext, translated, catalog):
     """Jinja's newstyle ``gettext``, a message without variables translated and escaped
     once per build instead of on every page (a listing page shows about thirty); ``_``
-    calls it directly, not through a lookup of ``gettext`` in the page's context."""
+    calls it directly, not through a lookup of ``gettext`` in the page's context.
+
+    Its ``translated(message)`` (the catalog's text, before any variable is put in) lets
+    ``templates.PageCodeGenerator`` fold the text into the compiled template;
+    ``translated.catalog`` names the catalog (a digest of it)."""
     shown = {}  # message -> the text it shows, escaping on
 
     @pass_context
@@ -124,6 +132,11 @@ def remembered_gettext(gettext):
             text = shown[message] = gettext(context, message)
         return text
 
+    def translated_text(message):
+        return translated(message)
+
+    translated_text.catalog = catalog
+    remembered.translated = translated_text
     return remembered
 
 
@@ -145,7 +158,8 @@ def install_interface(generator):
                                 sort_keys=True, allow_nan=False))
     _, compiled, scripts_json = catalogs
     env.install_gettext_translations(compiled, newstyle=True)
-    env.globals["gettext"] = env.globals["_"] = remembered_gettext(env.globals["gettext"])
+    env.globals["gettext"] = env.globals["_"] = remembered_gettext(
+        env.globals["gettext"], compiled.gettext, compiled.dalil_digest)
     # Content keeps its language (DEFAULT_LANG) inside a page of another interface.
     content_lang = generator.settings.get("DEFAULT_LANG") or cfg.lang
     content_attrs = Markup(' lang="{}" dir="auto"').format(content_lang) \

@@ -6,8 +6,8 @@ from dalil.core.errors import install_log_filters
 from dalil.core.i18n import install_interface
 from dalil.core.memory import collect_previous_build, return_large_buffers
 from dalil.core.static import keep_unchanged_static
-from dalil.core.templates import (escape_by_default, load_templates_once, render_once_parts,
-                                  reuse_compiled_templates)
+from dalil.core.templates import (compile_page_code, escape_by_default, load_templates_once,
+                                  render_once_parts, reuse_compiled_templates)
 from dalil.core.writer import get_writer
 
 from .articles import (check_article_slugs, check_page_slugs, claim_directory_folders,
@@ -30,6 +30,7 @@ def register():
     signals.generator_init.connect(escape_by_default)
     signals.generator_init.connect(install_interface)
     signals.generator_init.connect(render_once_parts)
+    signals.generator_init.connect(compile_page_code)
     signals.generator_init.connect(reuse_compiled_templates)
     signals.generator_init.connect(load_templates_once)
     signals.get_generators.connect(get_generators)

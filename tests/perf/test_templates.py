@@ -1,0 +1,97 @@
+"""Templates compiled by ``PageCodeGenerator`` render what Jinja's own code renders."""
+
+from types import SimpleNamespace
+
+import jinja2
+import markupsafe
+import pytest
+from hypothesis import example, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+from jinja2.compiler import CodeGenerator
+
+from dalil.core import templates
+from dalil.core.i18n import install_interface
+
+
+def environment(code_generator, lang, **options):
+    env = jinja2.Environment(autoescape=True, **options)
+    env.code_generator_class = code_generator
+    install_interface(SimpleNamespace(env=env, settings={"DALIL_INTERFACE_LANG": lang}, context={}))
+    return env
+
+
+class Shown:
+    def __html__(self):
+        return "<em>shown</em>"
+
+
+SOURCES = {
+    "messages": '{{ _("Directory") }}|{{ gettext("Phone") }}|{% trans %}Breadcrumbs{% endtrans %}'
+                '|{{ _("Not in any catalog: <b> & 100%%") }}',
+    "variables": "{% trans category=text, city=markup %}{{ category }} in {{ city }}{% endtrans %}"
+                 '|{{ _("In %(city)s time", city=text) }}|{{ _("In %(city)s time", city=markup) }}'
+                 '|{{ _("In %(city)s time", city="<const>") }}|{{ _("Directory", unused=text) }}',
+    "plural": "{% trans count=number %}{{ count }} listing{% pluralize %}{{ count }} listings{% endtrans %}",
+    "as values": '{% set title = _("Directory") %}{{ title|upper }}|{{ title is string }}'
+                 '|{{ (_("Phone") ~ text)|length }}|{{ [_("City"), text]|join(", ") }}',
+    "values": "{{ text }}|{{ markup }}|{{ number }}|{{ 2.5 }}|{{ none }}|{{ missing }}|{{ shown }}"
+              "|{{ flag }}|{{ items }}|{{ text|e }}|{{ text|safe }}|{{ markup ~ text }}",
+    "buffers": "{% macro box() %}<div>{{ caller() }}{{ text }}</div>{% endmacro %}"
+               "{% call box() %}{{ text }}{{ markup }}{% endcall %}"
+               "{% filter upper %}{{ text }}{% endfilter %}{% set part %}{{ text }}{% endset %}"
+               "{{ part }}{{ part|length }}",
+    "loop binds _": '{% for _ in [text] %}{{ _ }}{% endfor %}{{ _("Directory") }}',
+    "parameter binds _": '{% macro m(_) %}{{ _ }}{% endmacro %}{{ m(text) }}{{ _("Phone") }}',
+    "set binds gettext": '{{ gettext("Phone") }}{% set gettext = none %}{{ gettext }}',
+    "escaping off": '{% autoescape false %}{{ _("Directory") }}{{ text }}{% endautoescape %}{{ text }}',
+}
+VALUES = {"text": "<مطعم & 'مقهى' \"x\">", "markup": markupsafe.Markup("<span>فاس</span>"),
+          "number": 3, "none": None, "shown": Shown(), "flag": True, "items": ["<a>", 1]}
+
+
+@pytest.mark.parametrize("lang", ["ar", "fr"])
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_page_code_renders_what_jinja_s_code_renders(name, lang):
+    source = SOURCES[name]
+    expected = environment(CodeGenerator, lang).from_string(source).render(VALUES)
+    assert environment(templates.PageCodeGenerator, lang).from_string(source).render(VALUES) == expected
+
+
+def test_a_message_that_fails_fails_as_in_jinja_s_code():
+    source = '{{ _("%(name)s") }}'
+    with pytest.raises(KeyError):
+        environment(CodeGenerator, "ar").from_string(source).render()
+    with pytest.raises(KeyError):
+        environment(templates.PageCodeGenerator, "ar").from_string(source).render()
+
+
+def test_interface_text_is_compiled_in():
+    env = environment(templates.PageCodeGenerator, "ar")
+    code = env.compile(SOURCES["messages"] + SOURCES["variables"], raw=True)
+    assert "gettext" not in code and "context.call" not in code
+    assert env.from_string('{{ _("Directory") }}').render() in code
+    # Where a template binds ``_``, it stays a call.
+    assert "context.call" in env.compile(SOURCES["parameter binds _"], raw=True)
+
+
+@given(text=st.text())
+@example(text="<&'\">")
+@hypothesis_settings(max_examples=500, deadline=None, derandomize=True)
+def test_escape_text_escapes_as_markupsafe(text):
+    expected = str(markupsafe.escape(text))
+    assert templates.escape_text(text) == expected
+    assert templates._escape_text_replacing(text) == expected
+    assert type(templates.escape_text(text)) is str
+
+
+def test_compiled_templates_are_kept_apart_by_code_generator_and_catalog(tmp_path):
+    loader = jinja2.DictLoader({"t.html": '{{ _("Directory") }}'})
+    shown = set()
+    for code_generator in (CodeGenerator, templates.PageCodeGenerator):
+        for lang in ("ar", "fr"):
+            env = environment(code_generator, lang, loader=loader)
+            env.bytecode_cache = templates._CompiledTemplates(str(tmp_path))
+            shown.add((lang, env.get_template("t.html").render()))
+    assert len(list(tmp_path.iterdir())) == 4
+    assert len(shown) == 2
