@@ -123,6 +123,11 @@ def test_tokens_are_unique_the_most_frequent_first_and_hold_no_space(published):
 def test_numbers_take_one_digit_below_32_and_another_per_five_bits():
     assert encode_numbers([0, 31, 32, 1023, 1024, 100000]) == "#B^#|B^]#`^r#"
     assert numbers(encode_numbers([0, 31, 32, 1023, 1024, 100000])) == [0, 31, 32, 1023, 1024, 100000]
+    # Past the table of small numbers' digits too, in either order.
+    large = [7, 2**18 - 1, 2**18, 2**40 + 5, 3]
+    assert numbers(encode_numbers(large)) == large
+    assert numbers(encode_numbers(large[::-1])) == large[::-1]
+    assert encode_numbers([]) == ""
 
 
 def test_urls_follow_one_pattern_per_type(published):

@@ -28,7 +28,11 @@ class _ListingCard(VCard3_0):
 
 def fold_line(line, limit=LINE_LIMIT):
     """``line`` folded into CRLF-ended pieces of at most ``limit`` octets each."""
+    if len(line) <= limit // 4:  # four octets a character at most: fits whatever it holds
+        return line + CRLF
     data = line.encode("utf-8")
+    if len(data) <= limit:
+        return line + CRLF
     pieces, start, width = [], 0, limit
     while True:
         end = min(start + width, len(data))

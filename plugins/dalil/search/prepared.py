@@ -29,18 +29,32 @@ SLUG_FIELD = "{slug}"
 LAST, MORE = 0x23, 0x5D
 
 
+def _number_digits(number):
+    own = [chr(LAST + (number & 31))]
+    number >>= 5
+    while number:
+        own.append(chr(MORE + (number & 31)))
+        number >>= 5
+    return "".join(reversed(own))
+
+
+# number -> its digits, made once up to the largest number seen below _TABLE_LIMIT (token
+# numbers run up to the vocabulary's size, and each is written many times).
+_DIGITS = []
+_TABLE_LIMIT = 1 << 18
+
+
 def encode_numbers(numbers):
     """Non-negative integers as one string: each in base 32, most significant digit
     first, its last digit from one range of characters and the others from another."""
-    digits = []
-    for number in numbers:
-        own = [chr(LAST + (number & 31))]
-        number >>= 5
-        while number:
-            own.append(chr(MORE + (number & 31)))
-            number >>= 5
-        digits += reversed(own)
-    return "".join(digits)
+    numbers = list(numbers)
+    top = max(numbers, default=-1)
+    if top >= len(_DIGITS):
+        _DIGITS.extend(map(_number_digits, range(len(_DIGITS), min(top + 1, _TABLE_LIMIT))))
+    if top < len(_DIGITS):
+        return "".join(map(_DIGITS.__getitem__, numbers))
+    return "".join(_DIGITS[number] if number < _TABLE_LIMIT else _number_digits(number)
+                   for number in numbers)
 
 
 def tokens_of(text):
