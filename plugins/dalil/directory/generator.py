@@ -279,10 +279,11 @@ class DirectoryGenerator(Generator):
             self.source_cache.save()  # kept in memory for the next livereload build
         else:
             # Nothing in this build reads it again: written beside the pages, by a forked
-            # writer, then the model shares its text and the rest is freed here.
+            # writer. It stays until the build ends: freed here, its objects would be
+            # written to (counts, the allocator's lists) on pages the writer shares, each
+            # page copied (0.1 s at 10,000 listings, a second at 100,000).
             output_files(self.context).in_background(self.source_cache.save,
                                                      forked=self.workers > 1)
-            self.source_cache = None
         self.context[CONTEXT_KEY] = self.directory
         # Listing pages tell "open now" with the build's zone data (see hours.utc_offsets).
         self.context[UTC_OFFSETS_KEY] = ";".join(
