@@ -727,3 +727,19 @@ def collators():
     from dalil.directory.collation import WordCollator
 
     return WordCollator(), Collator()
+
+
+def test_a_listing_s_digest_changes_with_any_of_its_fields():
+    from dalil.directory.sources import fields_digest
+
+    fields = {"slug": "a", "name": "مطعم", "summary": "<p>ب</p>", "content": "<p>ج</p>",
+              "date": dt.datetime(2026, 1, 2, tzinfo=dt.timezone.utc), "latitude": 34.0,
+              "opening_ranges": ((0, 540, 1080),), "phone": None}
+    variants = [dict(fields, summary=None), dict(fields, summary=""), dict(fields, content=""),
+                dict(fields, summary="<p>ب</p><p>ج</p>", content=""), dict(fields, name="مطعمب"),
+                dict(fields, date=dt.datetime(2026, 1, 3, tzinfo=dt.timezone.utc)),
+                dict(fields, latitude=34.000001), dict(fields, phone=""),
+                dict(fields, opening_ranges=((0, 540, 1081),))]
+    digests = {fields_digest(variant) for variant in variants}
+    assert len(digests) == len(variants) and fields_digest(fields) not in digests
+    assert fields_digest(dict(fields)) == fields_digest(fields)
