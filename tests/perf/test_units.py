@@ -312,6 +312,29 @@ def test_a_link_left_at_a_temporary_name_is_not_written_through(tmp_path):
     assert sorted(path.name for path in out.iterdir()) == ["a.txt", "b.txt"]
 
 
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_written_files_are_readable_by_all_whatever_the_umask(tmp_path, umask):
+    """Files are 0644 under any umask, also over a file a killed build left at the
+    temporary name (the umask is read as the module loads: a process of its own)."""
+    import subprocess
+
+    out = tmp_path / "out"
+    out.mkdir()
+    script = (
+        "import os, threading\n"
+        f"os.umask({umask})\n"
+        "from dalil.core.output import replace_atomically\n"
+        "left = f'.dalil-b.txt.{os.getpid()}-{threading.get_native_id()}.tmp'\n"
+        "path = os.path.join(os.environ['OUT'], left)\n"
+        "open(path, 'w').close(); os.chmod(path, 0o600)\n"
+        "replace_atomically(os.path.join(os.environ['OUT'], 'a.txt'), b'a')\n"
+        "replace_atomically(os.path.join(os.environ['OUT'], 'b.txt'), b'b')\n")
+    subprocess.run([sys.executable, "-c", script], check=True, env=dict(os.environ, OUT=str(out)))
+    assert sorted(path.name for path in out.iterdir()) == ["a.txt", "b.txt"]
+    for name in ("a.txt", "b.txt"):
+        assert (out / name).stat().st_mode & 0o777 == 0o644
+
+
 def test_precompressed_copies_follow_their_file(tmp_path):
     import gzip
 

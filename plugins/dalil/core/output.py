@@ -9,7 +9,6 @@ not change is left alone so its mtime survives (rsync and S3 move only changes).
 
 import concurrent.futures
 import contextlib
-import errno
 import filecmp
 import hashlib
 import mmap
@@ -55,6 +54,17 @@ def write_if_changed(path, data):
     return True
 
 
+def _current_umask():
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+# Read once, as the module loads: a file made with mode 0o644 has that mode unless the
+# umask takes bits from it, and only then is a chmod needed.
+_UMASK = _current_umask()
+
+
 def _open_temp(target):
     """``(fd, name)`` of a new temporary file beside ``target`` (folder made if missing).
 
@@ -65,8 +75,9 @@ def _open_temp(target):
     if len(base.encode("utf-8", "surrogateescape")) > 200:  # room for the suffix within a file name's 255 bytes
         base = hashlib.blake2b(base.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
     name = os.path.join(folder, f".dalil-{base}.{os.getpid()}-{threading.get_native_id()}.tmp")
-    # O_NOFOLLOW: a link left at that name must not carry the write outside the output.
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    # O_EXCL: the file is new, so its mode is the one given here, and a link left at that
+    # name is never written through (nor followed: O_NOFOLLOW).
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(name, flags, 0o644)
     except FileNotFoundError:  # only then the folder: a stat fewer for every file
@@ -75,12 +86,11 @@ def _open_temp(target):
         except OSError:
             os.makedirs(folder, exist_ok=True)
         fd = os.open(name, flags, 0o644)
-    except OSError as error:
-        if error.errno != errno.ELOOP:
-            raise
+    except FileExistsError:  # left by a killed build: a file or a link, replaced
         os.unlink(name)
-        fd = os.open(name, flags | os.O_EXCL, 0o644)
-    os.fchmod(fd, 0o644)  # whatever the umask, or a temporary file left by a killed build
+        fd = os.open(name, flags, 0o644)
+    if _UMASK & 0o644:
+        os.fchmod(fd, 0o644)  # whatever the umask
     return fd, name
 
 
