@@ -119,8 +119,8 @@ def remembered_gettext(gettext, translated, catalog):
     calls it directly, not through a lookup of ``gettext`` in the page's context.
 
     Its ``translated(message)`` (the catalog's text, before any variable is put in) lets
-    ``templates.PageCodeGenerator`` fold the text into the compiled template;
-    ``translated.catalog`` names the catalog (a digest of it)."""
+    ``templates.PageCodeGenerator`` fold the text into the compiled template; its
+    ``catalog`` names the catalog (a digest of it)."""
     shown = {}  # message -> the text it shows, escaping on
 
     @pass_context
@@ -132,11 +132,7 @@ def remembered_gettext(gettext, translated, catalog):
             text = shown[message] = gettext(context, message)
         return text
 
-    def translated_text(message):
-        return translated(message)
-
-    translated_text.catalog = catalog
-    remembered.translated = translated_text
+    remembered.translated, remembered.catalog = translated, catalog
     return remembered
 
 

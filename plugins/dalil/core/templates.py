@@ -102,8 +102,7 @@ class _CompiledTemplates(FileSystemBytecodeCache):
     def get_bucket(self, environment, name, filename, source):
         code_generator = environment.code_generator_class
         # Folded interface text is part of the code: its catalog is part of the key.
-        catalogs = [getattr(getattr(environment.globals.get(name), "translated", None), "catalog", None)
-                    for name in GETTEXT_NAMES]
+        catalogs = sorted((name, gettext.catalog) for name, gettext in interface_text(environment).items())
         options = repr((jinja2.__version__, sorted(environment.extensions),
                         [getattr(environment, option, None) for option in self.OPTIONS],
                         f"{code_generator.__module__}.{code_generator.__qualname__}", catalogs))
@@ -130,9 +129,15 @@ def escape_text(value):
     return _escape_inner(str(value))
 
 
-# Names that a template calls for interface text; a global with a ``translated``
-# function (``i18n.remembered_gettext``) gives a message's text in the build's catalog.
+# Names that a template calls for interface text.
 GETTEXT_NAMES = ("_", "gettext")
+
+
+def interface_text(environment):
+    """name -> the environment's gettext global that gives a message's text in the build's
+    catalog at compile time (``translated``, ``catalog``: ``i18n.remembered_gettext``)."""
+    return {name: gettext for name in GETTEXT_NAMES
+            if hasattr(gettext := environment.globals.get(name), "translated")}
 
 
 class _FoldMessages(NodeTransformer):
@@ -183,9 +188,7 @@ class PageCodeGenerator(CodeGenerator):
     def visit_Template(self, node, frame=None):
         self.writeline("from dalil.core.templates import escape_text")
         environment = self.environment
-        translators = {name: getattr(environment.globals.get(name), "translated", None)
-                       for name in GETTEXT_NAMES}
-        translators = {name: function for name, function in translators.items() if function is not None}
+        translators = {name: gettext.translated for name, gettext in interface_text(environment).items()}
         if (translators and environment.autoescape is True
                 and not any(node.find_all((nodes.EvalContextModifier, nodes.ScopedEvalContextModifier)))
                 and not _names_bound_in(node) & set(GETTEXT_NAMES)):
