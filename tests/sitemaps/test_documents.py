@@ -1,13 +1,14 @@
 """The sub-sitemap split on its own: both limits, the protocol's 50 MB included."""
 
 import datetime as dt
+import marshal
 import random
 
 import pytest
 from lxml import etree
 
-from dalil.sitemaps.documents import (Location, NewsLocation, SitemapTooSmall, news_sitemap,
-                                      split_sitemaps)
+from dalil.sitemaps.documents import (Location, NewsLocation, SitemapTooSmall, line_key,
+                                      news_sitemap, split_sitemaps, url_lines)
 from dalil.sitemaps.settings import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
 from tests.schemas import news_sitemap_schema, xml_schema
 
@@ -67,7 +68,17 @@ def test_a_memo_of_lines_serialises_only_new_urls_and_dates(monkeypatch):
     assert serialised == [2]
     assert [s.document for s in sitemaps] == [s.document for s in split_sitemaps(moved, 7, 2000)]
     assert "2026-11-21T09:30:00Z" in b"".join(s.document for s in sitemaps).decode()
-    assert set(again) == {(item.loc, item.lastmod) for item in moved}  # this build's lines only
+    assert set(again) == {line_key(item) for item in moved}  # this build's lines only
+    assert marshal.loads(marshal.dumps(again)) == again  # the memo is kept as marshal data
+
+
+def test_a_line_key_tells_apart_what_the_line_shows():
+    given = Location("https://dalil.test/a/", WHEN)
+    others = [Location(given.loc, None), Location(given.loc, WHEN + dt.timedelta(seconds=1)),
+              Location("https://dalil.test/b/", WHEN)]
+    assert len({url_lines([item])[0] for item in (given, *others)}) == 4
+    assert len({line_key(item) for item in (given, *others)}) == 4
+    assert line_key(Location(given.loc, WHEN)) == line_key(given)
 
 
 def test_same_pages_in_any_order_give_the_same_files():

@@ -11,8 +11,8 @@ are those the generator would write in the parent, only sooner on a second core.
 
 import gc
 import logging
+import marshal
 import os
-import pickle
 import sys
 import traceback
 
@@ -24,7 +24,7 @@ class BackgroundError(RuntimeError):
 
 
 class _Collector(logging.Handler):
-    """Keeps a child's log records, flattened so that they pickle, for the parent."""
+    """Keeps a child's log records, flattened to plain data, for the parent."""
 
     def __init__(self):
         super().__init__(logging.DEBUG)
@@ -149,7 +149,7 @@ def start(files, function, writer=None):
             "marks": recorder.marks, "records": collector.records, "error": error,
         }
         with os.fdopen(write_fd, "wb") as pipe:
-            pickle.dump(result, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+            pipe.write(marshal.dumps(result))  # plain data: marshal is several times faster
         status = 0
     finally:
         os._exit(status)
@@ -164,7 +164,7 @@ def finish(pid, read_fd):
     if not data or os.waitstatus_to_exitcode(status) != 0:
         raise BackgroundError(f"an output process ended without its result "
                               f"(exit status {os.waitstatus_to_exitcode(status)})")
-    return pickle.loads(data)
+    return marshal.loads(data)
 
 
 def replay(result):

@@ -11,9 +11,9 @@ import concurrent.futures
 import contextlib
 import filecmp
 import hashlib
+import marshal
 import mmap
 import os
-import pickle
 import re
 import struct
 import threading
@@ -110,6 +110,15 @@ def replace_atomically(path, data):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
         raise
+
+
+def load_marshalled(path):
+    """What ``marshal.dumps`` wrote to the file at ``path``. The build's caches are
+    ``marshal`` data, not pickles: several times faster to write and read, and pickling a
+    ``str`` leaves a UTF-8 copy of it attached to the string for its lifetime."""
+    # loads, not load: marshal reads a file object piece by piece, 4× slower.
+    with open(path, "rb") as handle:
+        return marshal.loads(handle.read())
 
 
 # Precompressed copies, for servers that send them as they are (nginx gzip_static, the
@@ -209,7 +218,7 @@ class DuplicateOutput(ValueError):
     """A second write to one path in one build."""
 
 
-MEMO_NAME = "dalil_output_memo.pickle"
+MEMO_NAME = "dalil_output_memo.marshal"
 GZIP_MEMO_FOLDER = "dalil_gzip_segments"
 GZIP_MEMO_PURPOSE = ("gzip segments", zlib.ZLIB_RUNTIME_VERSION)
 
@@ -311,7 +320,7 @@ class OutputFiles:
             memo_name = memo = used = None
             if suffix == ".gz" and self._settings.get("CACHE_CONTENT"):
                 name = hashlib.blake2b(str(relpath).encode("utf-8"), digest_size=16).hexdigest()
-                memo_name = f"{GZIP_MEMO_FOLDER}/{name}.pickle"
+                memo_name = f"{GZIP_MEMO_FOLDER}/{name}.marshal"
                 memo = self.load_derived(memo_name, GZIP_MEMO_PURPOSE)
                 used = {}  # this copy's segments: the next build's memo
             with self.open(str(relpath) + suffix, "wb") as handle:
@@ -329,20 +338,18 @@ class OutputFiles:
         else None, and always without the content cache."""
         if not (self._settings.get("CACHE_CONTENT") and self._settings.get("LOAD_CONTENT_CACHE")):
             return None
-        with contextlib.suppress(OSError, pickle.PickleError, EOFError, ValueError, TypeError):
-            with open(os.path.join(self._settings["CACHE_PATH"], name), "rb") as handle:
-                salt, value = pickle.load(handle)
+        with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
+            salt, value = load_marshalled(os.path.join(self._settings["CACHE_PATH"], name))
             if salt == self._key_digest(purpose):
                 return value
         return None
 
     def save_derived(self, name, purpose, value):
-        """Keep ``value`` (plain data) for the next build's ``load_derived``, with the
-        content cache."""
+        """Keep ``value`` (plain data that ``marshal`` stores) for the next build's
+        ``load_derived``, with the content cache."""
         if self._settings.get("CACHE_CONTENT"):
             replace_atomically(os.path.join(self._settings["CACHE_PATH"], name),
-                               pickle.dumps((self._key_digest(purpose), value),
-                                            protocol=pickle.HIGHEST_PROTOCOL))
+                               marshal.dumps((self._key_digest(purpose), value)))
 
     def keep_if_current(self, relpath, key):
         """True if the last build wrote ``relpath`` from the same ``key`` and the file is
@@ -460,9 +467,8 @@ class OutputFiles:
             self._salt = build_salt(self._settings)
             self._memo = {}
             if self._settings.get("LOAD_CONTENT_CACHE"):
-                with contextlib.suppress(OSError, pickle.PickleError, EOFError, ValueError, TypeError):
-                    with open(os.path.join(self._settings["CACHE_PATH"], MEMO_NAME), "rb") as handle:
-                        salt, memo = pickle.load(handle)
+                with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
+                    salt, memo = load_marshalled(os.path.join(self._settings["CACHE_PATH"], MEMO_NAME))
                     if salt == self._salt:
                         self._memo = memo
         return self._memo
@@ -472,12 +478,8 @@ class OutputFiles:
         self.join()
         if self._memo is None or not self._settings.get("CACHE_CONTENT"):
             return
-        folder = self._settings["CACHE_PATH"]
-        os.makedirs(folder, exist_ok=True)
-        temp = os.path.join(folder, MEMO_NAME + ".tmp")
-        with open(temp, "wb") as handle:
-            pickle.dump((self._salt, self._memo_now), handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temp, os.path.join(folder, MEMO_NAME))
+        replace_atomically(os.path.join(self._settings["CACHE_PATH"], MEMO_NAME),
+                           marshal.dumps((self._salt, self._memo_now)))
 
     def counts(self):
         """``(changed, unchanged)`` numbers of files so far."""

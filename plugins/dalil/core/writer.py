@@ -16,7 +16,7 @@ from pelican.writers import FileOverwriteFailedError, Writer
 from . import background
 from .output import OBSERVER_KEY, write_if_changed
 
-CONTENT_PAGES_CACHE = "dalil_content_pages.pickle"
+CONTENT_PAGES_CACHE = "dalil_content_pages.marshal"
 # What Pelican gives the template of one article or one page (generate_articles,
 # generate_pages), besides the context; any other write is rendered every time.
 _CONTENT_PAGE_ARGS = {"article", "page", "category", "relative_urls", "override_output", "url",

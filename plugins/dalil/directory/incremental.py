@@ -13,8 +13,8 @@ import datetime as dt
 import functools
 import hashlib
 import logging
+import marshal
 import os
-import pickle
 import weakref
 from pathlib import Path
 
@@ -25,13 +25,14 @@ from pelican.contents import Content
 from pelican.urlwrappers import URLWrapper
 
 import dalil
+from dalil.core.output import load_marshalled, replace_atomically
 from dalil.core.settings import NOT_OUTPUT_SETTINGS
 
 from .model import Term
 
 logger = logging.getLogger(__name__)
 
-CACHE_NAME = "dalil_directory_pages.pickle"
+CACHE_NAME = "dalil_directory_pages.marshal"
 # Names the directory generator passes to its templates itself.
 PAGE_NAMES = {"listing", "json_ld", "noindex", "term", "page_listings", "page_number",
               "page_count", "previous_url", "next_url", "output_file", "localsiteurl",
@@ -196,11 +197,10 @@ class PageCache:
         self.current = {}
         if self.enabled and settings.get("LOAD_CONTENT_CACHE"):
             try:
-                with open(self.path, "rb") as handle:
-                    stored_key, pages = pickle.load(handle)
+                stored_key, pages = load_marshalled(self.path)
                 if stored_key == global_key:
                     self.previous = pages
-            except (OSError, pickle.PickleError, EOFError, ValueError, TypeError):
+            except (OSError, EOFError, ValueError, TypeError):
                 self.previous = {}
 
     def is_fresh(self, save_as, page_digest):
@@ -222,8 +222,4 @@ class PageCache:
     def save(self):
         if not self.enabled:
             return
-        os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        temp = self.path + ".tmp"
-        with open(temp, "wb") as handle:
-            pickle.dump((self.global_key, self.current), handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temp, self.path)
+        replace_atomically(self.path, marshal.dumps((self.global_key, self.current)))

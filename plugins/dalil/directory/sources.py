@@ -28,7 +28,7 @@ import pelican
 
 from dalil.core.dates import to_utc
 from dalil.core.memory import collector_paused, keep_for_the_build
-from dalil.core.output import build_salt, replace_atomically
+from dalil.core.output import build_salt, load_marshalled, replace_atomically
 from dalil.core.slugs import SLUG_RULE, derive_slug, is_valid_slug
 from dalil.core.text import clean_html, plain_text
 
@@ -205,8 +205,7 @@ class CachedTexts:
         if texts is None:
             texts = {}
             with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
-                with open(self.path(number), "rb") as handle:
-                    salt, stored = marshal.loads(handle.read())
+                salt, stored = load_marshalled(self.path(number))
                 if salt == self.salt:
                     texts = stored
             self.shards[number] = texts
@@ -244,9 +243,7 @@ class SourceCache:
             with collector_paused():
                 for number in range(SHARDS):
                     with contextlib.suppress(OSError, EOFError, ValueError, TypeError, KeyError):
-                        with open(self._shard_path(number), "rb") as handle:
-                            # loads, not load: marshal reads a file object piece by piece, 4× slower.
-                            salt, entries = marshal.loads(handle.read())
+                        salt, entries = load_marshalled(self._shard_path(number))
                         if salt == self.salt:
                             self.shards[number] = {relpath: (stamp, _restored(record))
                                                    for relpath, (stamp, record) in entries.items()}

@@ -82,7 +82,7 @@ class CsvWriter:
 
 # A listing's rows, kept from one build to the next by its digest (``Directory.digests``):
 # an edit makes the edited listing's rows again, the others are copied.
-ROWS_MEMO = "dalil_export_rows.pickle"
+ROWS_MEMO = "dalil_export_rows.marshal"
 
 
 def write_exports(files, directory, config, siteurl):

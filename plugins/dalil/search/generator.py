@@ -28,7 +28,7 @@ TEMPLATES_DIR = Path(__file__).parent / "templates"
 OPENSEARCH_CONTEXT_KEY = "dalil_opensearch"
 # Read by category and city pages for their scoped search box.
 SEARCH_URL_CONTEXT_KEY = "dalil_search_url"
-ENTRIES_MEMO = "dalil_search_entries.pickle"
+ENTRIES_MEMO = "dalil_search_entries.marshal"
 
 
 class SearchGenerator(Generator):

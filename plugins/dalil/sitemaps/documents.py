@@ -85,15 +85,22 @@ def _around_lines():
 _HEAD, _TAIL = _around_lines()
 
 
+def line_key(location):
+    """What a location's line is made of, as text (the memo is ``marshal`` data): the URL,
+    which has no space, and its date (the same instant in another offset only misses)."""
+    lastmod = location.lastmod
+    return location.loc if lastmod is None else f"{location.loc} {lastmod.isoformat()}"
+
+
 def split_sitemaps(locations, max_urls, max_bytes, memo=None, used=None):
     """``locations`` in URL order, as ``Sitemap``s within both limits (at least one).
-    ``memo`` maps a location's ``(loc, lastmod)`` to its line, made otherwise; ``used``
+    ``memo`` maps a location's key (``line_key``) to its line, made otherwise; ``used``
     gets the lines of these sitemaps."""
     ordered = sorted(locations, key=lambda location: location.loc)
     memo = memo or {}
-    keys = [(location.loc, location.lastmod) for location in ordered]
+    keys = [line_key(location) for location in ordered]
     missing = [location for location, key in zip(ordered, keys) if key not in memo]
-    made = dict(zip(((location.loc, location.lastmod) for location in missing), url_lines(missing)))
+    made = dict(zip((line_key(location) for location in missing), url_lines(missing)))
     lines = {key: memo.get(key) or made[key] for key in keys}
     if used is not None:
         used.update(lines)

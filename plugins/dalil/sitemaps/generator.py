@@ -31,7 +31,7 @@ logger = logging.getLogger(__name__)
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 # Read by base.html: the footer links the human-readable sitemap.
 PAGE_CONTEXT_KEY = "dalil_sitemap_page"
-LINES_MEMO = "dalil_sitemap_lines.pickle"
+LINES_MEMO = "dalil_sitemap_lines.marshal"
 LINES_PURPOSE = ("sitemap lines", etree.LXML_VERSION, etree.LIBXML_VERSION)
 
 
