@@ -142,6 +142,34 @@ def test_writer_leaves_identical_files_alone(tmp_path):
     assert [p.name for p in target.parent.iterdir()] == ["index.html"]  # no temporary file left
 
 
+@hypothesis_settings(max_examples=500, deadline=None, derandomize=True)
+@given(st.text(alphabet="a./\\é", max_size=12), st.sampled_from(["/srv/out", "/srv/out/", "/srv/x/../out", "/"]))
+@example("directory/listing/a/index.html", "/srv/out")
+@example(".well-known/security.txt", "/srv/out")
+def test_output_paths_joined_by_concatenation_are_those_normalising_gives(relpath, root):
+    """The concatenation shortcut of ``output_file_path`` and ``OutputFiles.path_for``."""
+    from pelican.utils import sanitised_join
+
+    from dalil.core.output import OutputFiles, UnsafeOutputPath, is_plain_relpath
+    from dalil.core.writer import output_file_path
+
+    try:
+        expected = sanitised_join(root, relpath)
+    except RuntimeError:  # outside the folder: Pelican's own refusal, kept
+        with pytest.raises(RuntimeError):
+            output_file_path(root, relpath)
+    else:
+        assert output_file_path(root, relpath) == expected
+    files = OutputFiles(root)
+    try:
+        target = files.path_for(relpath)
+    except UnsafeOutputPath:
+        assert not is_plain_relpath(relpath) or "\\" in relpath
+    else:
+        assert target == os.path.normpath(os.path.join(files.root, relpath))
+        assert target.startswith(files.root.rstrip("/") + "/")
+
+
 def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
     from dalil.core.output import DuplicateOutput, OutputFiles, UnsafeOutputPath
 
@@ -570,11 +598,14 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
                          "date": when, "modified": None,
                          "latitude": 33.5, "longitude": None,
                          "opening_ranges": ((0, 480, 1020),), "hours": "Mo 08:00-17:00"}}
+    # No cache folder yet: the files need no stamps.
+    assert SourceCache(config, "records").may_hold_records() is False
     stale = tmp_path / "cache" / "records" / "00.pickle"  # an earlier format's shard
     stale.parent.mkdir(parents=True)
     stale.write_bytes(b"old")
     cache = SourceCache(config, "records")
-    assert cache.get("a.md", str(source)) is None
+    cache.load()
+    assert cache.get("a.md", file_stamp(str(source))) is None
     cache.put("a.md", record, file_stamp(str(source)))
     size_before = sys.getsizeof(content)
     cache.save()
@@ -584,7 +615,11 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
     assert not stale.exists()
 
     cache = SourceCache(config, "records")
-    reloaded = cache.get("a.md", str(source))
+    assert cache.may_hold_records() is True
+    assert cache.get("a.md", file_stamp(str(source))) is None  # not loaded yet
+    cache.load()
+    assert cache.get("a.md", None) is None  # a file that could not be stamped
+    reloaded = cache.get("a.md", file_stamp(str(source)))
     # The HTML is kept apart, loaded only for the pages made again, by the record's digest.
     without_html = {key: value for key, value in record["fields"].items()
                     if key not in ("summary", "content")}
@@ -594,7 +629,25 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
     assert cache.texts.get("a.md", b"another digest") is None
 
     source.write_text("Title: مقهى\n\nنص\n", encoding="utf-8")  # another size: another stamp
-    assert SourceCache(config, "records").get("a.md", str(source)) is None
+    cache = SourceCache(config, "records")
+    cache.load()
+    assert cache.get("a.md", file_stamp(str(source))) is None
+
+
+def test_files_stamped_in_their_folder_have_the_stamps_of_their_paths(tmp_path):
+    from dalil.directory.sources import file_stamps
+
+    relpaths = ["a.md", "listings/b.md", "listings/c.md", "listings/gone.md",
+                "listings/deeper/d.md", "missing/e.md"]
+    for number, relpath in enumerate(relpaths):
+        if "gone" not in relpath and "missing" not in relpath:
+            (tmp_path / relpath).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / relpath).write_text("x" * number, encoding="utf-8")
+            os.utime(tmp_path / relpath, ns=(number, 10**9 * number))
+    assert file_stamps(str(tmp_path), relpaths) == [
+        file_stamp(str(tmp_path / relpath)) if (tmp_path / relpath).exists() else None
+        for relpath in relpaths]
+    assert file_stamps(str(tmp_path), relpaths)[2] == (2 * 10**9, 2)
 
 
 def test_large_freed_buffers_go_back_to_the_system_under_glibc():  # Debian, as CI

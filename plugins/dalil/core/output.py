@@ -210,6 +210,14 @@ def compressed(data, suffix):
     return b"".join(parts) + compressor.finish()
 
 
+def is_plain_relpath(relpath):
+    """True if joining ``relpath`` to a folder needs no normalising: not absolute, no
+    empty, ``.`` or ``..`` segment, no final slash. A page's or a card's path always is:
+    the join is then one concatenation, where ``normpath`` took 2 µs for each of 200,000."""
+    return bool(relpath) and relpath[0] not in "/." and relpath[-1] != "/" and (
+        "/." not in relpath and "//" not in relpath)
+
+
 class UnsafeOutputPath(ValueError):
     """A path that would land outside the output folder."""
 
@@ -253,6 +261,8 @@ class OutputFiles:
         relpath = str(relpath)
         if not relpath or os.path.isabs(relpath) or "\\" in relpath or "\x00" in relpath:
             raise UnsafeOutputPath(f"refusing output path {relpath!r}")
+        if is_plain_relpath(relpath):
+            return self._root_prefix + relpath
         # Lexical, as Pelican's sanitised_join, and on strings: resolving symlinks or
         # making Path objects cost a tenth of a rebuild at 10,000 vCards.
         target = os.path.normpath(os.path.join(self.root, relpath))

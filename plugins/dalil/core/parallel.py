@@ -49,6 +49,21 @@ def _call(payload):
     return function(_worker_state, chunk)
 
 
+def _call_once(payload):
+    function, args = payload
+    return function(_worker_state, *args)
+
+
+class _Done:
+    """The result of a call made at once, as ``multiprocessing``'s ``AsyncResult`` gives it."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def get(self):
+        return self.value
+
+
 class Pool:
     """``with Pool(state, workers) as pool: for result in pool.map(fn, items): ...``
 
@@ -76,6 +91,17 @@ class Pool:
                                       initargs=(self.state,))
         return self._pool
 
+    def _parallel(self, count=MIN_PARALLEL_ITEMS):
+        return (self.workers > 1 and count >= MIN_PARALLEL_ITEMS
+                and "fork" in multiprocessing.get_all_start_methods())
+
+    def submit(self, function, *args):
+        """``function(state, *args)`` in a worker, which starts at once (here, with one
+        worker): an object whose ``get()`` gives its result."""
+        if self._parallel():
+            return self._ensure_pool().apply_async(_call_once, ((function, args),))
+        return _Done(function(self.state, *args))
+
     def map(self, function, items, chunk_size=None):
         """``(item, result)`` pairs in the order of ``items``, an iterator. Workers start
         at once: the caller may do other work before reading the results."""
@@ -84,9 +110,7 @@ class Pool:
             chunk_size = min(MAX_CHUNK_SIZE, max(MIN_CHUNK_SIZE,
                                                  len(items) // (self.workers * CHUNKS_PER_WORKER)))
         chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
-        parallel = (self.workers > 1 and len(items) >= MIN_PARALLEL_ITEMS
-                    and "fork" in multiprocessing.get_all_start_methods())
-        if parallel:
+        if self._parallel(len(items)):
             results = self._ensure_pool().imap(_call, [(function, chunk) for chunk in chunks])
         else:
             results = (function(self.state, chunk) for chunk in chunks)

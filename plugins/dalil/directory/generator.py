@@ -1,7 +1,9 @@
 """The directory generator: reads listings, categories and cities; writes their pages."""
 
 import fnmatch
+import itertools
 import logging
+import marshal
 import os
 import posixpath
 import re
@@ -36,7 +38,7 @@ from .jsonld import listing_json_ld
 from .model import CONTEXT_KEY, TEXT_NOT_LOADED, Directory, Term, make_listing
 from .progress import Progress, print_summary
 from .reader import LeanMarkdownReader
-from .sources import SourceCache, file_stamp, listing_record, term_record
+from .sources import SourceCache, file_stamp, file_stamps, listing_record, term_record
 from .settings import directory_settings
 
 logger = logging.getLogger(__name__)
@@ -117,25 +119,34 @@ class DirectoryGenerator(Generator):
         return Path(os.path.relpath(source_path, base)).as_posix()
 
     def _start_reading(self, sources):
-        """Start reading every source of ``sources`` (``(kind, paths)`` pairs): unchanged
-        files' records come from the source cache, the others are made in worker
-        processes (Markdown with the lean reader), which start at once, so that they read
-        while the other generators make their contexts; ``_finish_reading`` takes the
-        records."""
+        """Start reading every source of ``sources`` (``(kind, paths)`` pairs): a worker
+        lists the files, and stamps them when the source cache may know them, while this
+        process loads the cache (at 100,000 listings, a second on each side); unchanged
+        files' records come from the cache, the others are made in the workers (Markdown
+        with the lean reader), which start at once, so that they read while the other
+        generators make their contexts; ``_finish_reading`` takes the records."""
+        pool, cache = Pool(self, self.workers), self.source_cache
+        stamped = cache.may_hold_records()
+        if stamped and cache.to_load:
+            listing = pool.submit(_list_sources, sources, stamped)
+            cache.load()
+            listed = listing.get()
+        else:  # nothing to load meanwhile
+            cache.load()
+            listed = _list_sources(self, sources, stamped)
         relpaths, records, to_read = {}, {}, []
-        for kind, paths in sources:
-            relpaths[kind] = sorted(self.get_files(list(paths), extensions=self.readers.extensions))
-            for relpath in relpaths[kind]:
-                record = self.source_cache.get(relpath, os.path.join(self.path, relpath))
+        for kind, kind_relpaths, stamps in marshal.loads(listed):
+            relpaths[kind] = kind_relpaths
+            for relpath, stamp in zip(kind_relpaths, stamps or itertools.repeat(None)):
+                record = cache.get(relpath, stamp)
                 if record is None:
                     to_read.append((kind, relpath))
                     # An edited file mostly keeps its name: no collation table to load for it.
-                    previous = self.source_cache.previous(relpath)
+                    previous = cache.previous(relpath)
                     if previous is not None and previous.get("sort_key") is not None:
                         self.known_sort_keys[previous["fields"]["name"]] = previous["sort_key"]
                 else:
                     records[relpath] = record
-        pool = Pool(self, self.workers)
         return pool, pool.map(_read_chunk, to_read), relpaths, records
 
     def _finish_reading(self, errors):
@@ -526,7 +537,8 @@ class DirectoryGenerator(Generator):
 
 
 def source_cache(settings):
-    """The source records: kept in memory from one livereload build to the next."""
+    """The source records (loaded as the build starts reading): kept in memory from one
+    livereload build to the next."""
     memory = settings.get(BUILD_MEMORY_KEY)
     cache = memory.get("directory_sources") if memory is not None else None
     if cache is None:
@@ -545,6 +557,16 @@ def near_me_index(settings):
         return ""
     save_as = search_settings(settings).index_save_as
     return root_path(save_as) if save_as else ""
+
+
+def _list_sources(generator, sources, stamped):
+    """``marshal`` data of ``(kind, relpaths, stamps)`` for each of ``sources``, ``stamps``
+    None unless ``stamped`` (runs in a worker)."""
+    listed = []
+    for kind, paths in sources:
+        relpaths = sorted(generator.get_files(list(paths), extensions=generator.readers.extensions))
+        listed.append((kind, relpaths, file_stamps(generator.path, relpaths) if stamped else None))
+    return marshal.dumps(listed)
 
 
 def _read_chunk(generator, jobs):

@@ -27,6 +27,7 @@ from pelican.urlwrappers import URLWrapper
 import dalil
 from dalil.core.output import load_marshalled, replace_atomically
 from dalil.core.settings import NOT_OUTPUT_SETTINGS
+from dalil.core.writer import output_file_path
 
 from .model import Term
 
@@ -209,7 +210,7 @@ class PageCache:
         if known is None or known[0] != page_digest:
             return False
         try:
-            fresh = os.path.getsize(os.path.join(self.output_path, save_as)) == known[1]
+            fresh = os.stat(output_file_path(self.output_path, save_as)).st_size == known[1]
         except OSError:
             return False
         if fresh:

