@@ -360,6 +360,57 @@ def test_the_workers_read_the_listings_while_the_articles_make_their_context(tmp
         relpath for relpath in files if relpath.startswith(("listings/", "categories/", "cities/")))
 
 
+ORDER_PROBE = '''
+"""Logs, in the main process, each forked writer as it starts and the articles generator
+as it starts its context."""
+from pelican import signals
+from dalil.core import background
+
+LOG = {log!r}
+start = background.start
+
+
+def note(event):
+    with open(LOG, "a", encoding="utf-8") as log:
+        log.write(event + "\\n")
+
+
+def logged_start(*args, **kwargs):
+    note("fork")
+    return start(*args, **kwargs)
+
+
+background.start = logged_start
+
+
+def register():
+    signals.article_generator_preread.connect(lambda generator: note("articles"), weak=False)
+'''
+
+
+@pytest.mark.skipif(available_cores() < 2, reason="needs two cores for a forked writer")
+def test_a_cached_rebuild_starts_the_exports_before_the_articles_make_their_context(tmp_path):
+    """With nothing to read, the model is made as the directory generator is, and the
+    exports' process starts then; a cold build starts its writers with the output."""
+    plugins = tmp_path / "probe"
+    plugins.mkdir()
+    log = tmp_path / "order.log"
+    (plugins / "order_probe.py").write_text(ORDER_PROBE.format(log=str(log)), encoding="utf-8")
+    from dalil import PLUGINS
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True, "DALIL_DIRECTORY_WORKERS": 2,
+                "PLUGIN_PATHS": [str(plugins)], "PLUGINS": [*PLUGINS, "order_probe"]}
+    first = sb.build_site(tmp_path / "site", synthetic_files(), **settings)
+    assert first.returncode == 0, first.log
+    cold = log.read_text(encoding="utf-8").split()
+    log.unlink()
+    again = sb.run_pelican(tmp_path / "site")
+    assert again.returncode == 0, again.log
+    cached = log.read_text(encoding="utf-8").split()
+    assert cold[0] == "articles" and "fork" in cold, cold
+    assert cached[0] == "fork" and cached.count("fork") == cold.count("fork"), cached
+    assert cached.index("articles") == 1, cached
+
+
 CARDS_PROBE = '''
 """Writes, for each category or city page rendered, how many of its listings' cards came
 made with the listing's own page and how many listings it shows."""

@@ -210,6 +210,20 @@ def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
     files = OutputFiles(out, settings=settings)
     assert files.keep_if_current("b/c.vcf", ("key", 2)) is False
 
+    # Many at once: only the files as the last build left them, from the same keys.
+    files = OutputFiles(out, settings=settings)
+    for name in "defg":
+        files.write_keyed(f"b/{name}.vcf", name, name)
+    files.save_memo()
+    (out / "b" / "e.vcf").unlink()
+    (out / "b" / "f.vcf").write_text("ff", encoding="utf-8")
+    files = OutputFiles(out, settings=settings)
+    keyed = [("b/d.vcf", "d"), ("b/e.vcf", "e"), ("b/f.vcf", "f"), ("b/g.vcf", "another"),
+             ("b/h.vcf", "h")]
+    assert files.keep_current(keyed) == keyed[1:]
+    assert files.counts() == (0, 1)
+    assert OutputFiles(tmp_path / "none", settings=settings).keep_current(keyed) == keyed
+
 
 class _Marks:
     def __init__(self):

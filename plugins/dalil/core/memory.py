@@ -38,24 +38,21 @@ def return_large_buffers():
 
 
 @contextlib.contextmanager
-def collector_paused():
-    """Without the cyclic collector: making the model or loading a cache makes objects
-    that hold no cycle and live for the whole build, and would set off collections
-    that walk every one of them again (a tenth of a 100,000-listing rebuild)."""
+def kept_for_the_build():
+    """Make objects that live until the build ends (the model, the loaded caches) without
+    the cyclic collector: they hold no cycle, and collections would walk every one of
+    them again (a tenth of a 100,000-listing rebuild). On the way out they go to the
+    collector's permanent generation before it runs again: its first collection would
+    walk them all at once (0.3 s at 100,000 listings). ``collect_previous_build`` gives
+    them back."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
         if enabled:
             gc.enable()
-
-
-def keep_for_the_build():
-    """The objects made so far (the model, the loaded caches) live until the build ends:
-    moved to the collector's permanent generation, later collections do not walk them.
-    ``collect_previous_build`` gives them back."""
-    gc.freeze()
 
 
 def leave_build_to_exit():

@@ -367,23 +367,40 @@ class OutputFiles:
         its bytes need not be made again. ``key`` is plain data covering everything
         the bytes depend on besides code and settings (both are in the memo's salt).
         Without ``CACHE_CONTENT``, always False."""
+        return not self.keep_current([(relpath, key)])
+
+    def keep_current(self, keyed):
+        """``keep_if_current`` for each ``(relpath, key)`` of ``keyed``: the pairs whose files
+        were not kept, in order. The files are stamped relative to the open output
+        folder, 1 µs less each than from the full path (100,000 vCards)."""
+        keyed = [(str(relpath), key) for relpath, key in keyed]
         if not self._settings.get("CACHE_CONTENT"):
-            return False
-        relpath = str(relpath)
-        key_digest = self._key_digest(key)
-        known = self._load_memo().get(relpath)
-        target = self.path_for(relpath)
+            return keyed
+        memo, stale, prefix_length = self._load_memo(), [], len(self._root_prefix)
         try:
-            current = (known is not None and known[0] == key_digest
-                       and os.stat(target).st_size == known[1])
-        except OSError:
-            current = False
-        if not current:
-            self._key_digests[relpath] = key_digest  # for write_keyed
-            return False
-        self._keep(relpath, target)
-        self._memo_now[relpath] = known
-        return True
+            root_fd = os.open(self.root, os.O_RDONLY)
+        except OSError:  # no output folder: nothing to keep
+            root_fd = None
+        try:
+            for relpath, key in keyed:
+                key_digest = self._key_digest(key)
+                known = memo.get(relpath)
+                target = self.path_for(relpath)
+                try:
+                    current = (root_fd is not None and known is not None and known[0] == key_digest
+                               and os.stat(target[prefix_length:], dir_fd=root_fd).st_size == known[1])
+                except OSError:
+                    current = False
+                if current:
+                    self._keep(relpath, target)
+                    self._memo_now[relpath] = known
+                else:
+                    self._key_digests[relpath] = key_digest  # for write_keyed
+                    stale.append((relpath, key))
+        finally:
+            if root_fd is not None:
+                os.close(root_fd)
+        return stale
 
     def _keep(self, relpath, target=None):
         """Claim ``relpath`` (at ``target``, when known) as this build's output as it stands."""
@@ -404,16 +421,20 @@ class OutputFiles:
             self.observer.mark(relpath)
         return changed
 
-    def in_background(self, function, forked=True, writer=None):
+    def in_background(self, function, forked=True, writer=None, now=False):
         """Run ``function()``, which writes through this object and ``writer`` (Pelican's,
         a ``DalilWriter`` when given), in a forked process when ``forked`` (and fork
         exists), else at once; ``join`` takes in its files. The forked ones start together
-        when the build's output starts (``start_background``)."""
+        when the build's output starts (``start_background``), or, when ``now``, this one
+        at once in a process of its own."""
         if not (forked and background.fork_available()):
             function()
             return
         if self._settings.get("CACHE_CONTENT"):
             self._load_memo()  # here, once: the child's keys are merged into this memo
+        if now:
+            self._background.append((*background.start(self, function, writer), writer))
+            return
         self._pending.append((function, writer))
         background.when_output_starts(self.start_background)
 
@@ -438,8 +459,8 @@ class OutputFiles:
             while number := os.read(taken, 4):
                 jobs[struct.unpack("<I", number)[0]][0]()
 
-        try:
-            for _ in range(min(len(jobs), available_cores())):
+        try:  # a core for each process, counting those started already
+            for _ in range(min(len(jobs), max(1, available_cores() - len(self._background)))):
                 self._background.append((*background.start(self, run, writer), writer))
         finally:
             os.close(taken)

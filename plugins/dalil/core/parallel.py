@@ -91,14 +91,15 @@ class Pool:
                                       initargs=(self.state,))
         return self._pool
 
-    def _parallel(self, count=MIN_PARALLEL_ITEMS):
+    def in_workers(self, count=MIN_PARALLEL_ITEMS):
+        """True if ``map`` runs ``count`` items in worker processes, not in this one."""
         return (self.workers > 1 and count >= MIN_PARALLEL_ITEMS
                 and "fork" in multiprocessing.get_all_start_methods())
 
     def submit(self, function, *args):
         """``function(state, *args)`` in a worker, which starts at once (here, with one
         worker): an object whose ``get()`` gives its result."""
-        if self._parallel():
+        if self.in_workers():
             return self._ensure_pool().apply_async(_call_once, ((function, args),))
         return _Done(function(self.state, *args))
 
@@ -110,7 +111,7 @@ class Pool:
             chunk_size = min(MAX_CHUNK_SIZE, max(MIN_CHUNK_SIZE,
                                                  len(items) // (self.workers * CHUNKS_PER_WORKER)))
         chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
-        if self._parallel(len(items)):
+        if self.in_workers(len(items)):
             results = self._ensure_pool().imap(_call, [(function, chunk) for chunk in chunks])
         else:
             results = (function(self.state, chunk) for chunk in chunks)

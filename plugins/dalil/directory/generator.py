@@ -19,7 +19,7 @@ from pelican.readers import Readers, find_empty_alt
 from dalil.core.dates import build_time
 from dalil.core.errors import ContentErrors
 from dalil.core.i18n import N_
-from dalil.core.memory import collector_paused, keep_for_the_build, leave_build_to_exit
+from dalil.core.memory import kept_for_the_build, leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
 from dalil.core.output import OBSERVER_KEY, output_files, write_if_changed
 from dalil.core.pages import register_page
@@ -94,6 +94,11 @@ class DirectoryGenerator(Generator):
         self._reading = self._start_reading([("category", self.config.category_paths),
                                              ("city", self.config.city_paths),
                                              ("listing", self.config.listing_paths)])
+        # Nothing for the workers to read (a cached rebuild): the model is made now, before
+        # the other generators make their contexts, so that the exports can start beside them.
+        pool, to_read = self._reading[:2]
+        if not pool.in_workers(len(to_read)):
+            self._make_context()
 
     # -- reading ---------------------------------------------------------
 
@@ -147,11 +152,11 @@ class DirectoryGenerator(Generator):
                         self.known_sort_keys[previous["fields"]["name"]] = previous["sort_key"]
                 else:
                     records[relpath] = record
-        return pool, pool.map(_read_chunk, to_read), relpaths, records
+        return pool, to_read, pool.map(_read_chunk, to_read), relpaths, records
 
     def _finish_reading(self, errors):
         """``{kind: records}`` of the sources ``_start_reading`` started with."""
-        (pool, outcomes, relpaths, records), self._reading = self._reading, None
+        (pool, _, outcomes, relpaths, records), self._reading = self._reading, None
         with pool:
             for (_, relpath), outcome in outcomes:
                 if isinstance(outcome, str):  # a reader's own error: bad date, encoding, ...
@@ -278,13 +283,16 @@ class DirectoryGenerator(Generator):
         return [by_slug[slug] for slug in sorted(by_slug)]
 
     def generate_context(self):
+        if self.directory is None:
+            self._make_context()
+
+    def _make_context(self):
         cfg = self.config
         errors = ContentErrors()
         records = self._finish_reading(errors)
-        with collector_paused():
+        with kept_for_the_build():
             self.directory = self._make_model(records, errors)
-        del records
-        keep_for_the_build()
+            del records
         self.readers.save_cache()
         if BUILD_MEMORY_KEY in self.settings:
             self.source_cache.save()  # kept in memory for the next livereload build

@@ -27,7 +27,7 @@ import markdown
 import pelican
 
 from dalil.core.dates import to_utc
-from dalil.core.memory import collector_paused, keep_for_the_build
+from dalil.core.memory import kept_for_the_build
 from dalil.core.output import build_salt, load_marshalled, replace_atomically
 from dalil.core.slugs import SLUG_RULE, derive_slug, is_valid_slug
 from dalil.core.text import clean_html, plain_text
@@ -271,14 +271,13 @@ class SourceCache:
         """Load the shards from CACHE_PATH, the first time only."""
         if self.to_load:
             self.to_load = False
-            with collector_paused():
+            with kept_for_the_build():
                 for number in range(SHARDS):
                     with contextlib.suppress(OSError, EOFError, ValueError, TypeError, KeyError):
                         salt, entries = load_marshalled(self._shard_path(number))
                         if salt == self.salt:
                             self.shards[number] = {relpath: (stamp, _restored(record))
                                                    for relpath, (stamp, record) in entries.items()}
-            keep_for_the_build()
 
     def start_build(self):
         """Forget which files the last build read (a cache kept in memory between builds)."""

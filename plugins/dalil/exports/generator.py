@@ -21,18 +21,28 @@ class ExportsGenerator(Generator):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.config = export_settings(self.settings)
+        self.started = False
+        # A cached rebuild has its model already (see DirectoryGenerator): the exports
+        # start now, beside the other generators' contexts, instead of with the output.
+        if self.context.get(CONTEXT_KEY) is not None:
+            self._start(now=True)
 
     def generate_context(self):
+        if not self.started:
+            self._start(now=True)
+
+    def _start(self, now):
         # The exports read only the directory model, complete once its generator has run
         # (it comes first): with a second core they are written while the rest of the
         # build reads and renders, as nothing else reads them.
+        self.started = True
         directory = self.context.get(CONTEXT_KEY)
         if directory is None:
             logger.error("dalil.exports: no directory model; add dalil.directory to PLUGINS")
             return
         files = output_files(self.context)
         files.in_background(lambda: self._write(files, directory),
-                            forked=build_workers(self.settings) > 1)
+                            forked=build_workers(self.settings) > 1, now=now)
 
     def _write(self, files, directory):
         cfg = self.config

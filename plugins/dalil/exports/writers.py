@@ -134,9 +134,9 @@ def write_vcards(files, listings, digests, save_as):
     (copies of the model's memory pages) than they saved. On a cached rebuild a listing
     whose digest (``digests``) is unchanged keeps its card without making it again.
     Returns the number of cards."""
-    for listing in listings:
-        relpath = save_as.format(slug=listing.slug)
-        key = digests.get(listing)
-        if key is None or not files.keep_if_current(relpath, key):
-            files.write_keyed(relpath, key, listing_vcard(listing))
+    cards = {save_as.format(slug=listing.slug): listing for listing in listings}
+    keyed = [(relpath, digests.get(listing)) for relpath, listing in cards.items()]
+    stale = files.keep_current([(relpath, key) for relpath, key in keyed if key is not None])
+    for relpath, key in [*stale, *((relpath, key) for relpath, key in keyed if key is None)]:
+        files.write_keyed(relpath, key, listing_vcard(cards[relpath]))
     return len(listings)
