@@ -385,11 +385,10 @@ class DirectoryGenerator(Generator):
 
     def _render_all(self, pool, writer, cache, label, jobs, observer):
         todo = []
-        for job in jobs:
-            save_as, page_digest = job[2], job[3]
-            if cache.is_fresh(save_as, page_digest):
+        for job, fresh in zip(jobs, cache.fresh([(job[2], job[3]) for job in jobs])):
+            if fresh:
                 self.stats["skipped"] += 1
-                self._claim(writer, save_as, changed=False)
+                self._claim(writer, job[2], changed=False)
             else:
                 todo.append(job)
         self._load_texts(todo)  # before the workers are forked
