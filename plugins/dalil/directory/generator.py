@@ -361,14 +361,17 @@ class DirectoryGenerator(Generator):
         cache = PageCache(self.settings, self.output_path, global_key)
         # Without the cache nothing is skipped, so nothing needs a digest.
         listing_digests = directory.digests if cache.enabled else dict.fromkeys(self.page_listings)
-        key_digest = (lambda key: digest(repr(key))) if cache.enabled else (lambda key: None)
+        # A term page's: its term and page number, then its listings' fixed-size digests as
+        # they are (a repr of them took 60 µs a page).
+        term_page_digest = ((lambda head, digests: digest(head + b"".join(digests)))
+                            if cache.enabled else (lambda head, digests: None))
         listing_jobs = [("listing", index, listing.save_as, listing_digests[listing])
                         for index, listing in enumerate(self.page_listings)]
         term_pages = [("term", (kind, index, number), save_as, page_digest)
                       for kind, terms in (("category", directory.categories), ("city", directory.cities))
                       for index, term in enumerate(terms)
                       for number, save_as, page_digest
-                      in self._term_pages(term, key_digest, listing_digests)]
+                      in self._term_pages(term, term_page_digest, listing_digests)]
         # Each listing's card, made with its page, for its category's and city's pages.
         self.cards = {} if "page_cards" in undeclared_names(self.env, term_template.name) else None
         observer = self.context.get(OBSERVER_KEY)
@@ -458,17 +461,18 @@ class DirectoryGenerator(Generator):
                     listing.save_as.encode("utf-8"))))
                 for listing in listings}
 
-    def _term_pages(self, term, key_digest, listing_digests):
+    def _term_pages(self, term, page_digest, listing_digests):
         """``(number, save_as, digest)`` of each page of a category or city."""
         cfg = self.config
         count = self._page_count(term)
         base_dir = posixpath.dirname(term.save_as)
-        key = (term_key(term), len(term.listings), count)
+        key = repr((term_key(term), len(term.listings), count))
         for number in range(1, count + 1):
             save_as = term.save_as if number == 1 else posixpath.join(
                 base_dir, cfg.page_url.format(number=number), "index.html")
             chunk = self._page_listings(term, number)
-            yield number, save_as, key_digest((key, number, [listing_digests[x] for x in chunk]))
+            yield number, save_as, page_digest(f"{key}:{number}:".encode("utf-8"),
+                                               [listing_digests[x] for x in chunk])
 
     def render_page(self, job):
         """Render one page and write it if its bytes changed: ``(size, changed, card)``,

@@ -86,10 +86,11 @@ _HEAD, _TAIL = _around_lines()
 
 
 def line_key(location):
-    """What a location's line is made of, as text (the memo is ``marshal`` data): the URL,
-    which has no space, and its date (the same instant in another offset only misses)."""
+    """What a location's line is made of, as plain data (the memo is ``marshal`` data):
+    its URL and its date's POSIX time, which tells apart every microsecond (a fourth of
+    the time of its text)."""
     lastmod = location.lastmod
-    return location.loc if lastmod is None else f"{location.loc} {lastmod.isoformat()}"
+    return location.loc, None if lastmod is None else lastmod.timestamp()
 
 
 def split_sitemaps(locations, max_urls, max_bytes, memo=None, used=None):

@@ -104,9 +104,11 @@ class SitemapsGenerator(Generator):
     def _locations(self):
         """Every indexable page, minus what robots.txt closes (a blocked URL is an error)."""
         blocked = tuple(disallowed_paths("", self.config.robots_disallow))
-        return [Location(absolute_url(self.siteurl, entry.url), entry.lastmod)
+        site = absolute_url(self.siteurl, "")[:-1]  # absolute_url, with each path made once
+        return [Location(entry.url if entry.url.startswith(("http://", "https://"))
+                         else site + path, entry.lastmod)
                 for entry in site_entries(self.context)
-                if not root_path(entry.url).startswith(blocked)]
+                if not (path := root_path(entry.url)).startswith(blocked)]
 
     def _write_sitemaps(self, files):
         """Write the sub-sitemaps and the index; the URLs robots.txt names."""
