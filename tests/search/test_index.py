@@ -2,6 +2,7 @@
 
 import copy
 import json
+import marshal
 
 import jsonschema
 import pytest
@@ -278,6 +279,10 @@ def test_a_memo_of_entries_makes_only_the_changed_listings_entries(monkeypatch):
     assert made == [renamed.slug]
     assert set(again) == {directory.digests[listing] for listing in directory.listings}
     assert index.serialise(second) == index.serialise(index.build_entries(directory, [], []))
+    # The texts kept with the entries write the same index, and the memo is marshal data.
+    kept = marshal.loads(marshal.dumps(again))
+    texts = [text for _, text in index.indexed_entries(directory, [], [], kept, {})]
+    assert b"".join(index.serialised_texts(texts)).decode("utf-8") == index.serialise(second)
     assert [entry["n"] for entry in second if entry["t"] == "listing"] == [
         entry["n"] if number != 5 else "اسم جديد"
         for number, entry in enumerate(item for item in first if item["t"] == "listing")]

@@ -1,5 +1,6 @@
 """The directory generator: reads listings, categories and cities; writes their pages."""
 
+import contextlib
 import fnmatch
 import itertools
 import logging
@@ -33,7 +34,8 @@ from dalil.search.settings import search_settings
 
 from .collation import WordCollator
 from .hours import utc_offsets
-from .incremental import PageCache, digest, global_digest, term_key, undeclared_names
+from .incremental import (PageCache, digest, global_digest, last_build_sizes, term_key,
+                          undeclared_names)
 from .jsonld import listing_json_ld
 from .model import CONTEXT_KEY, TEXT_NOT_LOADED, Directory, Term, make_listing
 from .progress import Progress, print_summary
@@ -83,6 +85,7 @@ class DirectoryGenerator(Generator):
         self.known_sort_keys = {}  # name -> collation key, from the cache
         self.record_digests = {}  # id(listing) -> digest of its own fields, until the model is made
         self.unloaded_texts = {}  # listing -> (relpath, record digest): HTML still in the cache
+        self._sizing = None  # (pool, result) of a worker measuring the last build's pages
         self._ignored = None  # IGNORE_FILES as one compiled expression (see _include_path)
         self.cached_texts = self.source_cache.texts
         self.sources_read = 0
@@ -136,6 +139,9 @@ class DirectoryGenerator(Generator):
             listing = pool.submit(_list_sources, sources, stamped)
             cache.load()
             listed = listing.get()
+            # Then, while this process makes the model, a worker measures the pages the last
+            # build wrote (see PageCache): a third process at once would slow both.
+            self._sizing = pool, pool.submit(_last_build_sizes)
         else:  # nothing to load meanwhile
             cache.load()
             listed = _list_sources(self, sources, stamped)
@@ -157,7 +163,8 @@ class DirectoryGenerator(Generator):
     def _finish_reading(self, errors):
         """``{kind: records}`` of the sources ``_start_reading`` started with."""
         (pool, _, outcomes, relpaths, records), self._reading = self._reading, None
-        with pool:
+        # The pool ends here, or with the sizes its worker measures (``_measured_sizes``).
+        with pool if self._sizing is None else contextlib.nullcontext():
             for (_, relpath), outcome in outcomes:
                 if isinstance(outcome, str):  # a reader's own error: bad date, encoding, ...
                     errors.add(self._display_path(os.path.join(self.path, relpath)),
@@ -358,7 +365,7 @@ class DirectoryGenerator(Generator):
         global_key = None
         if self.settings.get("CACHE_CONTENT"):
             global_key = global_digest(self, [listing_template.name, term_template.name])
-        cache = PageCache(self.settings, self.output_path, global_key)
+        cache = PageCache(self.settings, self.output_path, global_key, sizes=self._measured_sizes())
         # Without the cache nothing is skipped, so nothing needs a digest.
         listing_digests = directory.digests if cache.enabled else dict.fromkeys(self.page_listings)
         # A term page's: its term and page number, then its listings' fixed-size digests as
@@ -385,6 +392,15 @@ class DirectoryGenerator(Generator):
         not_found = self.get_template("404")
         for save_as in cfg.not_found_save_as:
             writer.write_file(save_as, not_found, self.context, noindex=True)
+
+    def _measured_sizes(self):
+        """The sizes of the last build's pages as a reading worker found them (see
+        ``_start_reading``), else None; the reading pool ends here."""
+        if self._sizing is None:
+            return None
+        (pool, result), self._sizing = self._sizing, None
+        with pool:
+            return marshal.loads(result.get())
 
     def _render_all(self, pool, writer, cache, label, jobs, observer):
         todo = []
@@ -568,6 +584,11 @@ def near_me_index(settings):
         return ""
     save_as = search_settings(settings).index_save_as
     return root_path(save_as) if save_as else ""
+
+
+def _last_build_sizes(generator):
+    """``marshal`` data of ``last_build_sizes`` for the directory's pages (runs in a worker)."""
+    return marshal.dumps(last_build_sizes(generator.settings, generator.output_path))
 
 
 def _list_sources(generator, sources, stamped):

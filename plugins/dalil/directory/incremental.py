@@ -8,6 +8,7 @@ A context value that a template names but that cannot be digested (an object)
 turns skipping off, so a stale page is never kept.
 """
 
+import contextlib
 import dataclasses
 import datetime as dt
 import functools
@@ -186,16 +187,47 @@ def template_digest(env, context, template_names, page_names, template_folders=(
     return digest("\n".join(parts))
 
 
-class PageCache:
-    """Digests and sizes of the pages written by the last build, in CACHE_PATH."""
+def output_sizes(output_path, save_as_list):
+    """``{save_as: size}`` of the files of ``save_as_list`` that are under ``output_path``,
+    each stamped relative to the open output folder (1 µs less a page at 100,000)."""
+    sizes = {}
+    try:
+        root_fd = os.open(output_path, os.O_RDONLY)
+    except OSError:  # no output folder
+        return sizes
+    try:
+        for save_as in save_as_list:
+            relpath = save_as if is_plain_relpath(save_as) else output_file_path(
+                output_path, save_as)  # an absolute path: dir_fd is ignored
+            with contextlib.suppress(OSError):
+                sizes[save_as] = os.stat(relpath, dir_fd=root_fd).st_size
+    finally:
+        os.close(root_fd)
+    return sizes
 
-    def __init__(self, settings, output_path, global_key, name=CACHE_NAME):
+
+def last_build_sizes(settings, output_path, name=CACHE_NAME):
+    """``output_sizes`` of the pages the last build wrote (in its ``PageCache`` file,
+    whatever its key): measured ahead, by a worker while the build reads."""
+    try:
+        _, pages = load_marshalled(os.path.join(settings["CACHE_PATH"], name))
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    return output_sizes(output_path, pages)
+
+
+class PageCache:
+    """Digests and sizes of the pages written by the last build, in CACHE_PATH; ``sizes``,
+    when given, the sizes of their files now (``last_build_sizes``)."""
+
+    def __init__(self, settings, output_path, global_key, name=CACHE_NAME, sizes=None):
         self.enabled = bool(settings.get("CACHE_CONTENT")) and global_key is not None
         self.path = os.path.join(settings["CACHE_PATH"], name)
         self.output_path = output_path
         self.global_key = global_key
         self.previous = {}
         self.current = {}
+        self.sizes = sizes
         if self.enabled and settings.get("LOAD_CONTENT_CACHE"):
             try:
                 stored_key, pages = load_marshalled(self.path)
@@ -209,29 +241,18 @@ class PageCache:
         return self.fresh([(save_as, page_digest)])[0]
 
     def fresh(self, pages):
-        """``is_fresh`` of each ``(save_as, digest)`` of ``pages``, in one pass: each file
-        is stamped relative to the open output folder (1 µs less a page at 100,000)."""
-        flags = [False] * len(pages)
-        try:
-            root_fd = os.open(self.output_path, os.O_RDONLY)
-        except OSError:  # no output folder: nothing is fresh
-            return flags
-        previous, current = self.previous, self.current
-        try:
-            for number, (save_as, page_digest) in enumerate(pages):
-                known = previous.get(save_as)
-                if known is None or known[0] != page_digest:
-                    continue
-                relpath = save_as if is_plain_relpath(save_as) else output_file_path(
-                    self.output_path, save_as)  # an absolute path: dir_fd is ignored
-                try:
-                    if os.stat(relpath, dir_fd=root_fd).st_size == known[1]:
-                        flags[number] = True
-                        current[save_as] = known
-                except OSError:
-                    pass
-        finally:
-            os.close(root_fd)
+        """``is_fresh`` of each ``(save_as, digest)`` of ``pages``: its digest is the one
+        the last build wrote it from, and its file is still there with that size."""
+        if self.sizes is None:
+            self.sizes = output_sizes(self.output_path, list(self.previous))
+        previous, current, sizes = self.previous, self.current, self.sizes
+        flags = []
+        for save_as, page_digest in pages:
+            known = previous.get(save_as)
+            fresh = known is not None and known[0] == page_digest and sizes.get(save_as) == known[1]
+            if fresh:
+                current[save_as] = known
+            flags.append(fresh)
         return flags
 
     def store(self, save_as, page_digest, size):

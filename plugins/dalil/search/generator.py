@@ -15,7 +15,7 @@ from dalil.core.urls import root_path
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
 from dalil.directory.settings import build_workers
 
-from .index import build_entries, serialised_pieces
+from .index import indexed_entries, serialised_texts
 from .opensearch import SHORT_NAME_MAX, opensearch_xml
 from .prepared import prepared_index, serialise_prepared
 from .schema import prepared_index_schema, search_index_schema, serialise_schema
@@ -29,6 +29,7 @@ OPENSEARCH_CONTEXT_KEY = "dalil_opensearch"
 # Read by category and city pages for their scoped search box.
 SEARCH_URL_CONTEXT_KEY = "dalil_search_url"
 ENTRIES_MEMO = "dalil_search_entries.marshal"
+ENTRIES_PURPOSE = "search entries and their JSON"
 
 
 class SearchGenerator(Generator):
@@ -100,16 +101,19 @@ class SearchGenerator(Generator):
             # Each listing's entry is kept for the next build, which makes those of changed
             # listings only.
             used = {}
-            entries = build_entries(directory, self.context.get("articles", []),
+            pairs = indexed_entries(directory, self.context.get("articles", []),
                                     self.context.get("pages", []),
-                                    files.load_derived(ENTRIES_MEMO, "search entries"), used)
-            files.save_derived(ENTRIES_MEMO, "search entries", used)
+                                    files.load_derived(ENTRIES_MEMO, ENTRIES_PURPOSE), used)
+            files.save_derived(ENTRIES_MEMO, ENTRIES_PURPOSE, used)
+            del used
+            entries = [entry for entry, _ in pairs]
             # Written in pieces: the index is never one string in memory.
             hasher = hashlib.blake2b(digest_size=16)
-            with files.open(cfg.index_save_as) as handle:
-                for piece in serialised_pieces(entries):
+            with files.open(cfg.index_save_as, "wb") as handle:
+                for piece in serialised_texts([text for _, text in pairs]):
                     handle.write(piece)
-                    hasher.update(piece.encode("utf-8"))
+                    hasher.update(piece)
+            del pairs
             # The prepared index follows from the index's bytes alone: kept while they are.
             index_key = hasher.hexdigest()
             if cfg.prepared_save_as and not files.keep_if_current(cfg.prepared_save_as, index_key):

@@ -53,41 +53,55 @@ def content_entry(kind, item):
 
 def build_entries(directory, articles, pages, memo=None, used=None):
     """Every entry, ordered by type then slug. Drafts and hidden items are never passed in.
-    ``memo`` maps a listing's digest (``Directory.digests``) to its entry, made otherwise;
-    ``used`` gets the listings' entries by digest."""
-    entries = []
+    ``memo`` and ``used`` as ``indexed_entries``."""
+    return [entry for entry, _ in indexed_entries(directory, articles, pages, memo, used)]
+
+
+def indexed_entries(directory, articles, pages, memo=None, used=None):
+    """``(entry, text)`` of every entry, ordered by type then slug, ``text`` the entry's
+    JSON as the index holds it (UTF-8). ``memo`` maps a listing's digest
+    (``Directory.digests``) to its ``(entry, text)``, made otherwise; ``used`` gets the
+    listings' by digest: a rebuild encodes again only the changed listings' entries."""
+    pairs = []
     if directory is not None:
         memo, digests = memo or {}, directory.digests
         for listing in directory.listings:
             key = digests.get(listing)
-            entry = memo.get(key) if key is not None else None
-            if entry is None:
+            pair = memo.get(key) if key is not None else None
+            if pair is None:
                 entry = listing_entry(listing)
+                pair = (entry, entry_text(entry))
             if used is not None and key is not None:
-                used[key] = entry
-            entries.append(entry)
-        entries += [term_entry(term) for term in (*directory.categories, *directory.cities)]
+                used[key] = pair
+            pairs.append(pair)
+        pairs += [(entry, entry_text(entry)) for entry in
+                  (term_entry(term) for term in (*directory.categories, *directory.cities))]
     for article in articles:
         kind = ARTICLE_TYPES.get(getattr(article.category, "slug", ""))
         if kind:
-            entries.append(content_entry(kind, article))
-    entries += [content_entry("page", page) for page in pages]
+            entry = content_entry(kind, article)
+            pairs.append((entry, entry_text(entry)))
+    pairs += [(entry, entry_text(entry)) for entry in (content_entry("page", page) for page in pages)]
     rank = {kind: number for number, kind in enumerate(TYPES)}
-    entries.sort(key=lambda entry: (rank[entry["t"]], entry["s"]))
-    return entries
+    pairs.sort(key=lambda pair: (rank[pair[0]["t"]], pair[0]["s"]))
+    return pairs
+
+
+def entry_text(entry):
+    """One entry's JSON in the index, UTF-8: compact, as ``serialise`` writes each."""
+    return json.dumps(entry, ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":")).encode("utf-8")
+
+
+def serialised_texts(texts, per_piece=512):
+    """The index of the entries whose ``entry_text`` are ``texts``, as ``serialise`` gives
+    it (UTF-8), in pieces of ``per_piece`` entries: never one string in memory."""
+    yield b"["
+    for start in range(0, len(texts), per_piece):
+        yield (b"," if start else b"") + b",".join(texts[start:start + per_piece])
+    yield b"]"
 
 
 def serialise(entries):
     """Compact UTF-8 JSON (the browser fetches it whole), no BOM, no trailing newline."""
-    return "".join(serialised_pieces(entries))
-
-
-def serialised_pieces(entries, per_piece=512):
-    """``serialise(entries)`` in pieces of ``per_piece`` entries: written one by one, the
-    index is never one string in memory (about 13 MiB at 10,000 listings)."""
-    yield "["
-    for start in range(0, len(entries), per_piece):
-        piece = json.dumps(entries[start:start + per_piece], ensure_ascii=False,
-                           allow_nan=False, separators=(",", ":"))
-        yield ("," if start else "") + piece[1:-1]
-    yield "]"
+    return b"".join(serialised_texts([entry_text(entry) for entry in entries])).decode("utf-8")
