@@ -219,6 +219,26 @@ def is_plain_relpath(relpath):
         "/." not in relpath and "//" not in relpath)
 
 
+def stats_below(folder, paths):
+    """``os.stat`` of each of ``paths`` (relative to ``folder``, or absolute), or None for
+    one that cannot be stamped. Each relative to the open folder: 1 to 1.5 µs less a
+    file than from its full path, for 100,000 listings, pages or vCards."""
+    try:
+        folder_fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # no folder: nothing below it
+        return [None] * len(paths)
+    stats = []
+    try:
+        for path in paths:
+            try:
+                stats.append(os.stat(path, dir_fd=folder_fd))
+            except OSError:
+                stats.append(None)
+    finally:
+        os.close(folder_fd)
+    return stats
+
+
 class UnsafeOutputPath(ValueError):
     """A path that would land outside the output folder."""
 
@@ -372,35 +392,27 @@ class OutputFiles:
 
     def keep_current(self, keyed):
         """``keep_if_current`` for each ``(relpath, key)`` of ``keyed``: the pairs whose files
-        were not kept, in order. The files are stamped relative to the open output
-        folder, 1 µs less each than from the full path (100,000 vCards)."""
+        were not kept, in order (their files stamped together, ``stats_below``)."""
         keyed = [(str(relpath), key) for relpath, key in keyed]
         if not self._settings.get("CACHE_CONTENT"):
             return keyed
-        memo, stale, prefix_length = self._load_memo(), [], len(self._root_prefix)
-        try:
-            root_fd = os.open(self.root, os.O_RDONLY)
-        except OSError:  # no output folder: nothing to keep
-            root_fd = None
-        try:
-            for relpath, key in keyed:
-                key_digest = self._key_digest(key)
-                known = memo.get(relpath)
-                target = self.path_for(relpath)
-                try:
-                    current = (root_fd is not None and known is not None and known[0] == key_digest
-                               and os.stat(target[prefix_length:], dir_fd=root_fd).st_size == known[1])
-                except OSError:
-                    current = False
-                if current:
-                    self._keep(relpath, target)
-                    self._memo_now[relpath] = known
-                else:
-                    self._key_digests[relpath] = key_digest  # for write_keyed
-                    stale.append((relpath, key))
-        finally:
-            if root_fd is not None:
-                os.close(root_fd)
+        memo, prefix_length = self._load_memo(), len(self._root_prefix)
+        entries = [(relpath, key, self._key_digest(key), memo.get(relpath),
+                    self.path_for(relpath)) for relpath, key in keyed]
+        # Only a file the memo knows from the same key can be kept: only those are stamped.
+        known = [entry for entry in entries if entry[3] is not None and entry[3][0] == entry[2]]
+        sizes = {entry[0]: stat.st_size for entry, stat
+                 in zip(known, stats_below(self.root, [entry[4][prefix_length:] for entry in known]))
+                 if stat is not None}
+        stale = []
+        for relpath, key, key_digest, memo_entry, target in entries:
+            if (memo_entry is not None and memo_entry[0] == key_digest
+                    and sizes.get(relpath) == memo_entry[1]):
+                self._keep(relpath, target)
+                self._memo_now[relpath] = memo_entry
+            else:
+                self._key_digests[relpath] = key_digest  # for write_keyed
+                stale.append((relpath, key))
         return stale
 
     def _keep(self, relpath, target=None):

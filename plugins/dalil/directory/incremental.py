@@ -8,7 +8,6 @@ A context value that a template names but that cannot be digested (an object)
 turns skipping off, so a stale page is never kept.
 """
 
-import contextlib
 import dataclasses
 import datetime as dt
 import functools
@@ -26,7 +25,7 @@ from pelican.contents import Content
 from pelican.urlwrappers import URLWrapper
 
 import dalil
-from dalil.core.output import is_plain_relpath, load_marshalled, replace_atomically
+from dalil.core.output import is_plain_relpath, load_marshalled, replace_atomically, stats_below
 from dalil.core.settings import NOT_OUTPUT_SETTINGS
 from dalil.core.writer import output_file_path
 
@@ -188,22 +187,14 @@ def template_digest(env, context, template_names, page_names, template_folders=(
 
 
 def output_sizes(output_path, save_as_list):
-    """``{save_as: size}`` of the files of ``save_as_list`` that are under ``output_path``,
-    each stamped relative to the open output folder (1 µs less a page at 100,000)."""
-    sizes = {}
-    try:
-        root_fd = os.open(output_path, os.O_RDONLY)
-    except OSError:  # no output folder
-        return sizes
-    try:
-        for save_as in save_as_list:
-            relpath = save_as if is_plain_relpath(save_as) else output_file_path(
-                output_path, save_as)  # an absolute path: dir_fd is ignored
-            with contextlib.suppress(OSError):
-                sizes[save_as] = os.stat(relpath, dir_fd=root_fd).st_size
-    finally:
-        os.close(root_fd)
-    return sizes
+    """``{save_as: size}`` of the files of ``save_as_list`` that are under ``output_path``
+    (stamped together, ``stats_below``)."""
+    # A path that needs normalising is given whole: dir_fd is ignored for an absolute one.
+    paths = [save_as if is_plain_relpath(save_as) else output_file_path(output_path, save_as)
+             for save_as in save_as_list]
+    return {save_as: stat.st_size
+            for save_as, stat in zip(save_as_list, stats_below(output_path, paths))
+            if stat is not None}
 
 
 def last_build_sizes(settings, output_path, name=CACHE_NAME):

@@ -28,7 +28,7 @@ import pelican
 
 from dalil.core.dates import to_utc
 from dalil.core.memory import kept_for_the_build
-from dalil.core.output import build_salt, load_marshalled, replace_atomically
+from dalil.core.output import build_salt, load_marshalled, replace_atomically, stats_below
 from dalil.core.slugs import SLUG_RULE, derive_slug, is_valid_slug
 from dalil.core.text import clean_html, plain_text
 
@@ -161,24 +161,9 @@ def file_stamp(path):
 
 def file_stamps(folder, relpaths):
     """``file_stamp`` of each of ``relpaths`` (below ``folder``), or None for a file gone
-    since it was listed (its reader reports it). Each is stamped relative to its open
-    folder: 1.5 µs less a file than from the full path, for 100,000 listings."""
-    stamps, folder_fds = [], {}
-    try:
-        for relpath in relpaths:
-            head, _, name = relpath.rpartition(os.sep)
-            fd = folder_fds.get(head)
-            try:
-                if fd is None:
-                    fd = folder_fds[head] = os.open(os.path.join(folder, head), os.O_RDONLY)
-                stat = os.stat(name, dir_fd=fd)
-                stamps.append((stat.st_mtime_ns, stat.st_size))
-            except OSError:
-                stamps.append(None)
-    finally:
-        for fd in folder_fds.values():
-            os.close(fd)
-    return stamps
+    since it was listed (its reader reports it)."""
+    return [None if stat is None else (stat.st_mtime_ns, stat.st_size)
+            for stat in stats_below(folder, relpaths)]
 
 
 def _has_texts(record):
