@@ -135,22 +135,23 @@ def listing_record(content, metadata, where, default_country, timezone):
     return record
 
 
-_HTML_FIELDS = ("summary", "content")
-
-
 def fields_digest(fields):
-    """The page cache's digest of a listing's fields, made once as it is read. The HTML
-    goes in as its UTF-8 bytes, the rest as its repr: a repr of the HTML, which is
-    mostly Arabic, was a fifth of reading a listing."""
-    hasher = hashlib.blake2b(repr([item for item in fields.items() if item[0] not in _HTML_FIELDS])
-                             .encode("utf-8"), digest_size=16)
-    for key in _HTML_FIELDS:
-        if fields[key] is None:
-            hasher.update(b"\0")
+    """The page cache's digest of a listing's fields, made once as it is read: the texts
+    as their UTF-8 bytes, the rest as ``marshal`` data (version 2: no back-references,
+    so equal values give equal bytes), texts by their length and dates as ISO text.
+    A repr of the fields took a third longer (40 µs a listing), and a fifth of reading
+    a listing when it took in the HTML."""
+    texts, rest = [], []
+    for key, value in fields.items():
+        if value.__class__ is str:
+            texts.append(value)
+            rest.append((key, len(value)))
+        elif isinstance(value, dt.datetime):
+            rest.append((key, value.isoformat()))
         else:
-            data = fields[key].encode("utf-8")
-            hasher.update(b"\1%d\0" % len(data))
-            hasher.update(data)
+            rest.append((key, None, value))
+    hasher = hashlib.blake2b(marshal.dumps(rest, 2), digest_size=16)
+    hasher.update("".join(texts).encode("utf-8"))
     return hasher.digest()
 
 
