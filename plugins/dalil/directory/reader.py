@@ -24,6 +24,7 @@ import logging
 import re
 
 from markdown import Markdown
+from markdown.extensions.meta import MetaPreprocessor
 from markdown.preprocessors import NormalizeWhitespace
 from pelican.readers import DUPLICATES_DEFINITIONS_ALLOWED, MarkdownReader, _filter_discardable_metadata
 from pelican.utils import SafeDatetime, get_date, pelican_open
@@ -147,15 +148,7 @@ def use_for_content(readers):
 def plain_paragraphs(markdown, text):
     """What ``markdown.convert(text)`` gives if ``text``, after its metadata header
     (read by ``markdown``'s own preprocessors), is only plain paragraphs; else None."""
-    lines = text.split("\n")
-    for name in ("normalize_whitespace", "meta"):
-        if name in markdown.preprocessors:
-            preprocessor = markdown.preprocessors[name]
-            if type(preprocessor) is NormalizeWhitespace and not any(
-                    mark in text for mark in _NORMALIZED_AWAY):
-                lines.extend(("", ""))  # what it gives when it has nothing to change
-            else:
-                lines = preprocessor.run(lines)
+    lines = _preprocessed_lines(markdown, text)
     paragraphs, paragraph = [], []
     for line in lines:
         if not line:
@@ -169,3 +162,42 @@ def plain_paragraphs(markdown, text):
     if paragraph:
         paragraphs.append("<p>" + "\n".join(paragraph) + "</p>")
     return "\n".join(paragraphs)
+
+
+def _preprocessed_lines(markdown, text):
+    """The lines ``markdown``'s whitespace and metadata preprocessors leave of ``text``,
+    its ``Meta`` set. Their work is known for a text with nothing to normalise, and for
+    a header of plain ``Key: value`` lines then an empty line: such text is not run
+    through them (68 µs a listing, against 8)."""
+    preprocessors = markdown.preprocessors
+    normalize = preprocessors["normalize_whitespace"] if "normalize_whitespace" in preprocessors else None
+    meta = preprocessors["meta"] if "meta" in preprocessors else None
+    if type(normalize) is NormalizeWhitespace and not any(mark in text for mark in _NORMALIZED_AWAY):
+        # What normalising gives such a text: two empty lines more at its end.
+        if type(meta) is MetaPreprocessor and (header := _plain_header(text)) is not None:
+            markdown.Meta, body_start = header
+            return text[body_start:].split("\n") + ["", ""]
+        lines = text.split("\n") + ["", ""]
+    else:
+        lines = text.split("\n")
+        if normalize is not None:
+            lines = normalize.run(lines)
+    return meta.run(lines) if meta is not None else lines
+
+
+# Metadata lines that no other rule of the meta preprocessor can apply to, then an empty
+# line: each starts with a letter, digit or "_" (not "---", "...", nor a space).
+_PLAIN_HEADER = re.compile(r"(?:[A-Za-z0-9_][A-Za-z0-9_-]*:.*\n)*\n")
+_PLAIN_FIELD = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_-]*):(.*)\n")
+
+
+def _plain_header(text):
+    """``(Meta, where the body starts)`` as Markdown's meta preprocessor reads ``text`` if
+    it starts with a plain header (``_PLAIN_HEADER``); else None."""
+    header = _PLAIN_HEADER.match(text)
+    if header is None:  # a line of another kind: the preprocessor reads it
+        return None
+    fields = {}
+    for key, value in _PLAIN_FIELD.findall(text, 0, header.end()):
+        fields.setdefault(key.lower(), []).append(value.strip())
+    return fields, header.end()
