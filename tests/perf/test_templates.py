@@ -95,3 +95,13 @@ def test_compiled_templates_are_kept_apart_by_code_generator_and_catalog(tmp_pat
             shown.add((lang, env.get_template("t.html").render()))
     assert len(list(tmp_path.iterdir())) == 4
     assert len(shown) == 2
+
+
+def test_compiled_templates_are_not_reused_by_another_version_of_the_code_generator(tmp_path, monkeypatch):
+    loader = jinja2.DictLoader({"t.html": "<b>{{ x }}</b>"})
+    for version in ("this", "the next"):
+        monkeypatch.setattr(templates, "_THIS_CODE", version)
+        env = environment(templates.PageCodeGenerator, "ar", loader=loader)
+        env.bytecode_cache = templates._CompiledTemplates(str(tmp_path))
+        assert env.get_template("t.html").render(x="<") == "<b>&lt;</b>"
+    assert len(list(tmp_path.iterdir())) == 2

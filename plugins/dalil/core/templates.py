@@ -1,6 +1,8 @@
 """Plugin templates sit below the theme's, so a theme overrides any of them."""
 
+import hashlib
 import os
+from pathlib import Path
 
 import jinja2
 import markupsafe
@@ -87,6 +89,11 @@ def load_templates_once(generator):
     generator.env.auto_reload = False
 
 
+# This module's code makes the templates' code (PageCodeGenerator): compiled code made by
+# another version of it is not reused.
+_THIS_CODE = hashlib.blake2b(Path(__file__).read_bytes(), digest_size=16).hexdigest()
+
+
 class _CompiledTemplates(FileSystemBytecodeCache):
     """Jinja keys a template's bytecode by its name and source, but the code also
     depends on the environment's options (autoescape, trim_blocks, extensions, …):
@@ -103,7 +110,7 @@ class _CompiledTemplates(FileSystemBytecodeCache):
         code_generator = environment.code_generator_class
         # Folded interface text is part of the code: its catalog is part of the key.
         catalogs = sorted((name, gettext.catalog) for name, gettext in interface_text(environment).items())
-        options = repr((jinja2.__version__, sorted(environment.extensions),
+        options = repr((jinja2.__version__, _THIS_CODE, sorted(environment.extensions),
                         [getattr(environment, option, None) for option in self.OPTIONS],
                         f"{code_generator.__module__}.{code_generator.__qualname__}", catalogs))
         return super().get_bucket(environment, f"{options}\n{name}", filename, source)
