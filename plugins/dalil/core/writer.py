@@ -117,11 +117,14 @@ class DalilWriter(Writer):
             # moved target makes the page again) and its metadata; the rest of what the
             # template reads of it (summary, dates, category) follows from those, the
             # settings and the code. Its URL and path are among ``kwargs`` and ``name``.
-            shown = (content.content, content.metadata, content.status,
+            # The HTML goes in as its bytes, after the repr's end (a repr never holds a NUL):
+            # a repr of it, mostly Arabic, was most of the key's time.
+            shown = (content.metadata, content.status,
                      [(item.lang, item.url, item.source_path)
                       for item in getattr(content, "translations", [])])
             given = {key: value for key, value in kwargs.items() if key not in ("article", "page")}
-            return digest(stable_repr((template_key.hex(), name, shown, given)))
+            described = stable_repr((template_key.hex(), name, shown, given))
+            return digest(b"\0".join((described.encode("utf-8"), content.content.encode("utf-8"))))
         except NotDigestable:
             return None
 
