@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 from hypothesis import example, given
+from markupsafe import Markup
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from markdown import Markdown
@@ -841,3 +842,31 @@ def test_a_listing_s_digest_changes_with_any_of_its_fields():
     digests = {fields_digest(variant) for variant in variants}
     assert len(digests) == len(variants) and fields_digest(fields) not in digests
     assert fields_digest(dict(fields)) == fields_digest(fields)
+
+
+_PLAIN_VALUES = st.recursive(
+    st.one_of(st.text(max_size=4), st.integers(-3, 3), st.none(), st.booleans(),
+              st.builds(Markup, st.text(max_size=3))),
+    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                            st.dictionaries(st.text(max_size=2), inner, max_size=3)),
+    max_leaves=8)
+
+
+@given(first=_PLAIN_VALUES, second=_PLAIN_VALUES)
+@example(first=["1", "a"], second=['1","a'])
+@example(first={"a": "b:c"}, second={"a:b": "c"})
+@example(first="a", second=Markup("a"))
+@example(first=["\0"], second=[""])
+@hypothesis_settings(max_examples=1000, deadline=None, derandomize=True)
+def test_stable_repr_tells_apart_any_two_values(first, second):
+    from dalil.directory.incremental import digest, stable_repr
+
+    def canonical(value):  # dictionaries in key order, everything else with its type
+        if isinstance(value, dict):
+            return "dict", [(key, canonical(item)) for key, item in sorted(value.items())]
+        if isinstance(value, list):
+            return "list", [canonical(item) for item in value]
+        return type(value).__name__, repr(value)
+
+    assert (stable_repr(first) == stable_repr(second)) == (canonical(first) == canonical(second))
+    digest(stable_repr(first))  # any text, lone surrogates too, can be digested

@@ -117,14 +117,15 @@ class DalilWriter(Writer):
             # moved target makes the page again) and its metadata; the rest of what the
             # template reads of it (summary, dates, category) follows from those, the
             # settings and the code. Its URL and path are among ``kwargs`` and ``name``.
-            # The HTML goes in as its bytes, after the repr's end (a repr never holds a NUL):
-            # a repr of it, mostly Arabic, was most of the key's time.
+            # The HTML goes in as its bytes, after the rest's ``stable_repr`` and a NUL: its
+            # length is not needed, as the HTML comes last.
             shown = (content.metadata, content.status,
                      [(item.lang, item.url, item.source_path)
                       for item in getattr(content, "translations", [])])
             given = {key: value for key, value in kwargs.items() if key not in ("article", "page")}
             described = stable_repr((template_key.hex(), name, shown, given))
-            return digest(b"\0".join((described.encode("utf-8"), content.content.encode("utf-8"))))
+            return digest(b"\0".join(text.encode("utf-8", "surrogatepass")
+                                     for text in (described, content.content)))
         except NotDigestable:
             return None
 

@@ -47,7 +47,12 @@ class NotDigestable(Exception):
 
 def stable_repr(value, _open=None):
     """A repr that is the same from build to build, for plain data (and dataclasses of it)."""
-    if value is None or isinstance(value, (str, int, float, bool, bytes, dt.date, dt.datetime)):
+    if isinstance(value, str):
+        # Its length, then the text as it is: a repr of text that is mostly Arabic took
+        # 14 ns a character, most of an article's key.
+        text = f'"{len(value)}"{value}'
+        return text if value.__class__ is str else type(value).__qualname__ + text
+    if value is None or isinstance(value, (int, float, bool, bytes, dt.date, dt.datetime)):
         return repr(value)
     _open = set() if _open is None else _open
     if id(value) in _open:
@@ -81,7 +86,7 @@ def stable_repr(value, _open=None):
 def digest(data):
     """16-byte BLAKE2b of ``data``: text (as UTF-8) or bytes."""
     if isinstance(data, str):
-        data = data.encode("utf-8")
+        data = data.encode("utf-8", "surrogatepass")
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
