@@ -117,15 +117,11 @@ class DalilWriter(Writer):
             # moved target makes the page again) and its metadata; the rest of what the
             # template reads of it (summary, dates, category) follows from those, the
             # settings and the code. Its URL and path are among ``kwargs`` and ``name``.
-            # The HTML goes in as its bytes, after the rest's ``stable_repr`` and a NUL: its
-            # length is not needed, as the HTML comes last.
-            shown = (content.metadata, content.status,
+            shown = (content.content, content.metadata, content.status,
                      [(item.lang, item.url, item.source_path)
                       for item in getattr(content, "translations", [])])
             given = {key: value for key, value in kwargs.items() if key not in ("article", "page")}
-            described = stable_repr((template_key.hex(), name, shown, given))
-            return digest(b"\0".join(text.encode("utf-8", "surrogatepass")
-                                     for text in (described, content.content)))
+            return digest(stable_repr((template_key.hex(), name, shown, given)))
         except NotDigestable:
             return None
 
