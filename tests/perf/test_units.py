@@ -21,6 +21,7 @@ from pelican.writers import FileOverwriteFailedError
 from dalil.core.writer import DalilWriter
 from dalil.directory.reader import (ContentMarkdownReader, LeanMarkdownReader, plain_paragraphs,
                                    use_for_content)
+from dalil.directory.model import LISTING_FIELDS
 from dalil.directory.sources import SourceCache, file_stamp
 from benchmarks.synthetic import generate_files
 
@@ -605,14 +606,16 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
     source.write_text("Title: مطعم\n\nنص\n", encoding="utf-8")
     config = settings() | {"CACHE_PATH": str(tmp_path / "cache"), "CACHE_CONTENT": True,
                            "LOAD_CONTENT_CACHE": True}
-    when = dt.datetime(2026, 1, 2, 10, 30, 0, 250, tzinfo=dt.timezone.utc)
     content = "<p>" + "نص عربي طويل " * 50 + "</p>"
-    record = {"where": "content/listings/a.md", "problems": [], "removed": ["x"],
-              "category": "cafes", "city": "rabat", "sort_key": b"\x00\x01", "digest": b"d",
-              "fields": {"name": "مطعم", "summary": "<p>ملخص</p>", "content": content,
-                         "date": when, "modified": None,
-                         "latitude": 33.5, "longitude": None,
-                         "opening_ranges": ((0, 480, 1020),), "hours": "Mo 08:00-17:00"}}
+    values = dict.fromkeys(LISTING_FIELDS, "")
+    values.update(name="مطعم", summary="<p>ملخص</p>", content=content, category="cafes",
+                  city="rabat", date="2026-01-02T10:30:00.000250+00:00", modified=None,
+                  latitude=33.5, longitude=None, opening_ranges=((0, 480, 1020),),
+                  hours="Mo 08:00-17:00")
+    record = ("content/listings/a.md", ["x"], b"d", b"\x00\x01",
+              tuple(values[name] for name in LISTING_FIELDS))
+    term = {"where": "content/cities/rabat.md", "problems": [], "removed": [],
+            "sort_key": b"\x02", "fields": {"kind": "city", "name": "الرباط", "description": "<p>م</p>"}}
     # No cache folder yet: the files need no stamps.
     assert SourceCache(config, "records").may_hold_records() is False
     stale = tmp_path / "cache" / "records" / "00.pickle"  # an earlier format's shard
@@ -622,11 +625,13 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
     cache.load()
     assert cache.get("a.md", file_stamp(str(source))) is None
     cache.put("a.md", record, file_stamp(str(source)))
+    assert cache.get("rabat.md", file_stamp(str(source))) is None
+    cache.put("rabat.md", term, file_stamp(str(source)))
     size_before = sys.getsizeof(content)
     cache.save()
     # Saving attaches no UTF-8 copy to the text it stores (pickle would: twice the memory).
     assert sys.getsizeof(content) == size_before
-    assert record["fields"]["date"] is when  # the record in use is left as it was
+    assert record[4][LISTING_FIELDS.index("content")] is content  # the record in use is as it was
     assert not stale.exists()
 
     cache = SourceCache(config, "records")
@@ -636,10 +641,9 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
     assert cache.get("a.md", None) is None  # a file that could not be stamped
     reloaded = cache.get("a.md", file_stamp(str(source)))
     # The HTML is kept apart, loaded only for the pages made again, by the record's digest.
-    without_html = {key: value for key, value in record["fields"].items()
-                    if key not in ("summary", "content")}
-    assert reloaded == {**record, "fields": without_html}
-    assert reloaded["fields"]["date"].utcoffset() == dt.timedelta(0)
+    without_html = {**values, "summary": None, "content": None}
+    assert reloaded == (*record[:4], tuple(without_html[name] for name in LISTING_FIELDS))
+    assert cache.get("rabat.md", file_stamp(str(source))) == term
     assert cache.texts.get("a.md", b"d") == ("<p>ملخص</p>", content)
     assert cache.texts.get("a.md", b"another digest") is None
 
@@ -832,11 +836,11 @@ def test_a_listing_s_digest_changes_with_any_of_its_fields():
     from dalil.directory.sources import fields_digest
 
     fields = {"slug": "a", "name": "مطعم", "summary": "<p>ب</p>", "content": "<p>ج</p>",
-              "date": dt.datetime(2026, 1, 2, tzinfo=dt.timezone.utc), "latitude": 34.0,
+              "date": "2026-01-02T00:00:00+00:00", "latitude": 34.0,
               "opening_ranges": ((0, 540, 1080),), "phone": None}
     variants = [dict(fields, summary=None), dict(fields, summary=""), dict(fields, content=""),
                 dict(fields, summary="<p>ب</p><p>ج</p>", content=""), dict(fields, name="مطعمب"),
-                dict(fields, date=dt.datetime(2026, 1, 3, tzinfo=dt.timezone.utc)),
+                dict(fields, date="2026-01-03T00:00:00+00:00"), dict(fields, date=None),
                 dict(fields, latitude=34.000001), dict(fields, phone=""),
                 dict(fields, opening_ranges=((0, 540, 1081),))]
     digests = {fields_digest(variant) for variant in variants}

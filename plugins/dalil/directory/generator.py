@@ -1,6 +1,7 @@
 """The directory generator: reads listings, categories and cities; writes their pages."""
 
 import contextlib
+import datetime as dt
 import fnmatch
 import itertools
 import logging
@@ -37,15 +38,20 @@ from .hours import utc_offsets
 from .incremental import (PageCache, digest, global_digest, last_build_sizes, term_key,
                           undeclared_names)
 from .jsonld import listing_json_ld
-from .model import CONTEXT_KEY, TEXT_NOT_LOADED, Directory, Term, make_listing
+from .model import CONTEXT_KEY, TEXT_NOT_LOADED, Directory, Listing, Term
 from .progress import Progress, print_summary
 from .reader import LeanMarkdownReader
-from .sources import SourceCache, file_stamp, file_stamps, listing_record, term_record
+from .sources import (LISTING_INDEX, SourceCache, file_stamp, file_stamps, is_listing,
+                      listing_record, listing_texts, record_name, record_sort_key, term_record,
+                      with_sort_key)
 from .settings import directory_settings
 
 logger = logging.getLogger(__name__)
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
+_SLUG, _CATEGORY, _CITY, _SUMMARY, _CONTENT = (
+    LISTING_INDEX[name] for name in ("slug", "category", "city", "summary", "content"))
+_DATES = (LISTING_INDEX["date"], LISTING_INDEX["modified"])
 UTC_OFFSETS_KEY = "dalil_utc_offsets"
 
 
@@ -154,8 +160,8 @@ class DirectoryGenerator(Generator):
                     to_read.append((kind, relpath))
                     # An edited file mostly keeps its name: no collation table to load for it.
                     previous = cache.previous(relpath)
-                    if previous is not None and previous.get("sort_key") is not None:
-                        self.known_sort_keys[previous["fields"]["name"]] = previous["sort_key"]
+                    if previous is not None and record_sort_key(previous) is not None:
+                        self.known_sort_keys[record_name(previous)] = record_sort_key(previous)
                 else:
                     records[relpath] = record
         return pool, to_read, pool.map(_read_chunk, to_read), relpaths, records
@@ -171,8 +177,9 @@ class DirectoryGenerator(Generator):
                                "cannot be read: %s", outcome)
                     continue
                 stamp, record = outcome
-                if record["fields"] is not None:
-                    record["sort_key"] = self.collation_key(record["fields"]["name"])
+                name = record_name(record)
+                if name is not None:
+                    record = with_sort_key(record, self.collation_key(name))
                 records[relpath] = record
                 self.source_cache.put(relpath, record, stamp)
                 self.sources_read += 1
@@ -191,7 +198,7 @@ class DirectoryGenerator(Generator):
         # relpaths are below self.path: no os.path.relpath per file (a tenth of a rebuild).
         where = self.content_folder + "/" + relpath.replace(os.sep, "/")
         if kind == "listing":
-            return listing_record(content, metadata, where, self.config.default_country,
+            return listing_record(content, metadata, where, self.config,
                                   self.settings.get("TIMEZONE", "UTC"))
         return term_record(kind, content, metadata, where)
 
@@ -252,41 +259,42 @@ class DirectoryGenerator(Generator):
         return terms
 
     def _read_listings(self, records, categories, cities, errors):
-        cfg = self.config
         by_slug = {}
         for record in records:
-            where = record["where"]
-            terms = {}
-            for key, known in (("category", categories), ("city", cities)):
-                term_slug = record[key]
-                if term_slug and term_slug not in known:
-                    errors.add(where, "names unknown %s %r", key, term_slug)
-                terms[key] = known.get(term_slug)
-            if not self._accepted(record, errors) or None in terms.values():
+            if not is_listing(record):  # stopped by its problems
+                for key, known in (("category", categories), ("city", cities)):
+                    if record[key] and record[key] not in known:
+                        errors.add(record["where"], "names unknown %s %r", key, record[key])
+                self._accepted(record, errors)
                 continue
-            fields = record["fields"]
-            slug = fields["slug"]
+            where, removed, record_digest, sort_key, values = record
+            values = list(values)
+            category, city = categories.get(values[_CATEGORY]), cities.get(values[_CITY])
+            if category is None or city is None:
+                for key, term in (("category", category), ("city", city)):
+                    if term is None:
+                        errors.add(where, "names unknown %s %r", key, values[LISTING_INDEX[key]])
+                continue
+            slug = values[_SLUG]
             if slug in by_slug:
                 errors.add(where, "duplicate listing slug %r, also used by %s",
                            slug, by_slug[slug].source_path)
                 continue
-            report_removed(where, record["removed"])
-            draft = fields["status"] == "draft"
-            url_pattern = cfg.listing_draft_url if draft else cfg.listing_url
-            save_as_pattern = cfg.listing_draft_save_as if draft else cfg.listing_save_as
+            report_removed(where, removed)
+            values[_CATEGORY], values[_CITY] = category, city
+            for index in _DATES:
+                if values[index] is not None:
+                    values[index] = dt.datetime.fromisoformat(values[index])
             # A record from the cache comes without its HTML, loaded for its page if rendered.
-            values = {**fields, "category": terms["category"], "city": terms["city"],
-                      "url": url_pattern.format(slug=slug),
-                      "save_as": save_as_pattern.format(slug=slug)}
-            html_unloaded = "content" not in fields
+            html_unloaded = values[_CONTENT] is None
             if html_unloaded:
-                values["summary"] = values["content"] = TEXT_NOT_LOADED
-            listing = by_slug[slug] = make_listing(values)
+                values[_SUMMARY] = values[_CONTENT] = TEXT_NOT_LOADED
+            listing = by_slug[slug] = Listing(*values)
             if html_unloaded:
                 relpath = where[len(self.content_folder) + 1:].replace("/", os.sep)
-                self.unloaded_texts[listing] = (relpath, record["digest"])
-            self.sort_keys[id(listing)] = record["sort_key"]
-            self.record_digests[id(listing)] = record["digest"]
+                self.unloaded_texts[listing] = (relpath, record_digest)
+            self.sort_keys[id(listing)] = sort_key
+            self.record_digests[id(listing)] = record_digest
         return [by_slug[slug] for slug in sorted(by_slug)]
 
     def generate_context(self):
@@ -329,12 +337,12 @@ class DirectoryGenerator(Generator):
         cities = self._read_terms("city", records["city"], cfg.city_url, cfg.city_save_as, errors)
         listings = self._read_listings(records["listing"], categories, cities, errors)
         published = [listing for listing in listings if listing.status == "published"]
-        for listing in published:
+        sort_keys = self.sort_keys
+        # One stable sort by name of listings in slug order: each term's listings by name,
+        # then slug, without a sort and a key tuple for each term.
+        for listing in sorted(published, key=lambda listing: sort_keys[id(listing)]):
             listing.category.listings.append(listing)
             listing.city.listings.append(listing)
-        sort_keys = self.sort_keys
-        for term in (*categories.values(), *cities.values()):
-            term.listings.sort(key=lambda listing: (sort_keys[id(listing)], listing.slug))
 
         directory = Directory(
             listings=published,
@@ -455,8 +463,8 @@ class DirectoryGenerator(Generator):
                 continue
             texts = self.cached_texts.get(relpath, record_digest)
             if texts is None:
-                fields = self.read_record("listing", relpath)["fields"] or {}
-                texts = fields.get("summary", ""), fields.get("content", "")
+                record = self.read_record("listing", relpath)
+                texts = listing_texts(record) if is_listing(record) else ("", "")
             listing.summary, listing.content = texts
 
     @staticmethod
@@ -470,11 +478,11 @@ class DirectoryGenerator(Generator):
         """``listing -> digest`` of everything it shows of itself and its terms."""
         term_digests = {id(term): digest(repr(term_key(term)))
                         for term in (*directory.categories, *directory.cities)}
-        # Fixed-size digests, then the two paths apart: no repr for each of 100,000.
-        return {listing: digest(b"".join((
-                    self.record_digests[id(listing)], term_digests[id(listing.category)],
-                    term_digests[id(listing.city)], listing.url.encode("utf-8"), b"\0",
-                    listing.save_as.encode("utf-8"))))
+        # Fixed-size digests (the record's covers the listing's URL and path): no repr for
+        # each of 100,000.
+        record_digests = self.record_digests
+        return {listing: digest(record_digests[id(listing)] + term_digests[id(listing.category)]
+                                + term_digests[id(listing.city)])
                 for listing in listings}
 
     def _term_pages(self, term, page_digest, listing_digests):

@@ -1,7 +1,6 @@
 """The directory model: built once per build, read by every writer."""
 
 import heapq
-import operator
 from dataclasses import dataclass, field, fields
 from urllib.parse import urlencode
 
@@ -141,13 +140,9 @@ class Listing:
         return f"tel:{digits}" if digits else ""
 
 
-_LISTING_VALUES = operator.itemgetter(*(item.name for item in fields(Listing)))
-
-
-def make_listing(values):
-    """The ``Listing`` of ``values``, a dict of every field: given by position, it is
-    made in less than half the time of one given by keyword (100,000 in a rebuild)."""
-    return Listing(*_LISTING_VALUES(values))
+# The order of a ``Listing``'s fields: given by position, one is made in less than half
+# the time of one given by keyword (100,000 in a rebuild).
+LISTING_FIELDS = tuple(item.name for item in fields(Listing))
 
 
 @dataclass(eq=False)
