@@ -404,22 +404,19 @@ class OutputFiles:
         sizes = {entry[0]: stat.st_size for entry, stat
                  in zip(known, stats_below(self.root, [entry[4][prefix_length:] for entry in known]))
                  if stat is not None}
-        stale = []
+        stale, last_kept, kept = [], None, 0
         for relpath, key, key_digest, memo_entry, target in entries:
             if (memo_entry is not None and memo_entry[0] == key_digest
                     and sizes.get(relpath) == memo_entry[1]):
-                self._keep(relpath, target)
+                self._claim(relpath, target)
                 self._memo_now[relpath] = memo_entry
+                last_kept, kept = relpath, kept + 1
             else:
                 self._key_digests[relpath] = key_digest  # for write_keyed
                 stale.append((relpath, key))
+        if self.observer is not None and kept:
+            self.observer.mark(last_kept, count=kept)  # one mark: 100,000 cards at most
         return stale
-
-    def _keep(self, relpath, target=None):
-        """Claim ``relpath`` (at ``target``, when known) as this build's output as it stands."""
-        self._claim(relpath, target)
-        if self.observer is not None:
-            self.observer.mark(str(relpath))
 
     def write_keyed(self, relpath, key, data):
         """``write``, remembering ``key`` for the next build's ``keep_if_current``."""
@@ -504,7 +501,10 @@ class OutputFiles:
 
     def _key_digest(self, key):
         self._load_memo()  # sets the salt
-        return hashlib.blake2b(self._salt + repr(key).encode("utf-8"), digest_size=16).digest()
+        # A key that is bytes (a listing's digest, for its card) is taken as it is, not
+        # as its repr: 0.58 against 0.76 µs for each of 100,000 cards.
+        data = key if key.__class__ is bytes else repr(key).encode("utf-8")
+        return hashlib.blake2b(self._salt + data, digest_size=16).digest()
 
     def _load_memo(self):
         if self._memo is None:
