@@ -406,8 +406,7 @@ class OutputFiles:
                  if stat is not None}
         stale, last_kept, kept = [], None, 0
         for relpath, key, key_digest, memo_entry, target in entries:
-            if (memo_entry is not None and memo_entry[0] == key_digest
-                    and sizes.get(relpath) == memo_entry[1]):
+            if relpath in sizes and sizes[relpath] == memo_entry[1]:  # known, and stamped
                 self._claim(relpath, target)
                 self._memo_now[relpath] = memo_entry
                 last_kept, kept = relpath, kept + 1

@@ -160,8 +160,9 @@ class DirectoryGenerator(Generator):
                     to_read.append((kind, relpath))
                     # An edited file mostly keeps its name: no collation table to load for it.
                     previous = cache.previous(relpath)
-                    if previous is not None and record_sort_key(previous) is not None:
-                        self.known_sort_keys[record_name(previous)] = record_sort_key(previous)
+                    sort_key = record_sort_key(previous) if previous is not None else None
+                    if sort_key is not None:
+                        self.known_sort_keys[record_name(previous)] = sort_key
                 else:
                     records[relpath] = record
         return pool, to_read, pool.map(_read_chunk, to_read), relpaths, records
