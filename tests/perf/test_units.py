@@ -784,13 +784,42 @@ def test_the_directory_chooses_source_files_as_pelican_does(ignore_files):
     from dalil.directory.generator import DirectoryGenerator
 
     names = ["a.md", ".#a.md", "b.markdown", "c.rst", "d.txt", "e.tmp", "draft-1.md", "draft-12.md",
-             "Zed.md", "9.md", ".md", "x.md~", "sub/.#y.md", "sub/z.MD", "مطعم.md"]
+             "Zed.md", "9.md", ".md", "..md", "a..md", ".a.md", "a.", "md", "README", "x.md~",
+             "sub/.#y.md", "sub/z.MD", "مطعم.md"]
     for extensions in (None, ("md",), False):
         stub = SimpleNamespace(settings={"IGNORE_FILES": ignore_files}, _ignored=None,
                                readers=SimpleNamespace(extensions={"md": 1, "markdown": 1, "rst": 1}))
+        stub._include_name = lambda name, exts, stub=stub: DirectoryGenerator._include_name(stub, name, exts)
         ours = [DirectoryGenerator._include_path(stub, name, extensions) for name in names]
         assert ours == [Generator._include_path(stub, name, extensions) for name in names]
         assert True in ours and (False in ours or not ignore_files and extensions is False)
+
+
+@pytest.mark.parametrize("ignore_files", [[".#*"], ["*.tmp", "skip*"]])
+def test_the_directory_lists_source_files_as_pelican_does(tmp_path, ignore_files):
+    from types import SimpleNamespace
+
+    from pelican.generators import Generator
+
+    from dalil.directory.generator import DirectoryGenerator
+
+    for relpath in ["listings/a.md", "listings/.#b.md", "listings/c.txt", "listings/sub/d.md",
+                    "listings/sub/deeper/e.markdown", "listings/skipped/f.md", "listings/x.tmp/g.md",
+                    "listings/old/h.md", "listings/..md", "cities/i.md", "j.md"]:
+        (tmp_path / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relpath).write_text("Title: x\n", encoding="utf-8")
+    (tmp_path / "listings" / "linked").symlink_to(tmp_path / "cities")
+    for extensions in (None, ("md",), False):
+        for paths, exclude in ((["listings"], None), (["listings", "cities", "j.md"], ["listings/old"]),
+                               ("listings", []), ([""], ["cities"])):
+            stub = SimpleNamespace(settings={"IGNORE_FILES": ignore_files}, _ignored=None,
+                                   path=str(tmp_path), readers=SimpleNamespace(
+                                       extensions={"md": 1, "markdown": 1, "rst": 1}))
+            stub._include_path = lambda path, exts, stub=stub: DirectoryGenerator._include_path(stub, path, exts)
+            stub._include_name = lambda name, exts, stub=stub: DirectoryGenerator._include_name(stub, name, exts)
+            ours = DirectoryGenerator.get_files(stub, paths, exclude, extensions)
+            assert ours == Generator.get_files(stub, paths, exclude, extensions)
+            assert ours
 
 
 def test_no_collation_entry_joins_a_space_to_another_character():
