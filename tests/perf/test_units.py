@@ -238,6 +238,7 @@ class _Marks:
 def test_files_written_in_a_forked_process_are_taken_in_at_join(tmp_path, caplog):
     import logging
 
+    from dalil.core.background import BACKGROUND_NICENESS
     from dalil.core.output import OutputFiles
 
     settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True,
@@ -249,14 +250,18 @@ def test_files_written_in_a_forked_process_are_taken_in_at_join(tmp_path, caplog
     def write():
         files.write("a.txt", "أ")
         files.write_keyed("b.vcf", ("key", 1), "ب")
+        files.write("niceness.txt", str(os.nice(0)))
         logging.getLogger("dalil.test").warning("written in the child")
 
     files.in_background(write)
     files.write("c.txt", "ج")  # the parent goes on meanwhile
     with caplog.at_level(logging.INFO):
-        assert files.counts() == (3, 0)
+        assert files.counts() == (4, 0)
+    # The child yields the cores to the parent, whose work the build waits for.
+    assert int((out / "niceness.txt").read_text(encoding="utf-8")) == min(
+        19, os.nice(0) + BACKGROUND_NICENESS)
     assert ("dalil.test", logging.WARNING, "written in the child") in caplog.record_tuples
-    assert sorted(observer.marks) == ["a.txt", "b.vcf", "c.txt"]
+    assert sorted(observer.marks) == ["a.txt", "b.vcf", "c.txt", "niceness.txt"]
     assert (out / "a.txt").read_text(encoding="utf-8") == "أ"
     files.save_memo()
     # The child's cache keys reached the parent's memo.
