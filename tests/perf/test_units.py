@@ -817,14 +817,17 @@ def test_the_directory_lists_source_files_as_pelican_does(tmp_path, ignore_files
     for extensions in (None, ("md",), False):
         for paths, exclude in ((["listings"], None), (["listings", "cities", "j.md"], ["listings/old"]),
                                ("listings", []), ([""], ["cities"])):
-            stub = SimpleNamespace(settings={"IGNORE_FILES": ignore_files}, _ignored=None,
-                                   path=str(tmp_path), readers=SimpleNamespace(
-                                       extensions={"md": 1, "markdown": 1, "rst": 1}))
-            stub._include_path = lambda path, exts, stub=stub: DirectoryGenerator._include_path(stub, path, exts)
-            stub._include_name = lambda name, exts, stub=stub: DirectoryGenerator._include_name(stub, name, exts)
-            ours = DirectoryGenerator.get_files(stub, paths, exclude, extensions)
-            assert ours == Generator.get_files(stub, paths, exclude, extensions)
-            assert ours
+            stubs = [SimpleNamespace(settings={"IGNORE_FILES": ignore_files}, _ignored=None,
+                                     path=str(tmp_path), readers=SimpleNamespace(
+                                         extensions={"md": 1, "markdown": 1, "rst": 1}))
+                     for _ in range(2)]
+            ours, pelicans = stubs  # each generator's walk with its own rule
+            ours._include_path = lambda path, exts: DirectoryGenerator._include_path(ours, path, exts)
+            ours._include_name = lambda name, exts: DirectoryGenerator._include_name(ours, name, exts)
+            pelicans._include_path = lambda path, exts: Generator._include_path(pelicans, path, exts)
+            listed = DirectoryGenerator.get_files(ours, paths, exclude, extensions)
+            assert listed == Generator.get_files(pelicans, paths, exclude, extensions)
+            assert listed
 
 
 def test_no_collation_entry_joins_a_space_to_another_character():

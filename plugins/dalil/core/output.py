@@ -394,38 +394,30 @@ class OutputFiles:
     def keep_current(self, keyed):
         """``keep_if_current`` for each ``(relpath, key)`` of ``keyed``: the pairs whose files
         were not kept, in order (their files stamped together, ``stats_below``)."""
+        keyed = [(str(relpath), key) for relpath, key in keyed]
         if not self._settings.get("CACHE_CONTENT"):
-            return [(str(relpath), key) for relpath, key in keyed]
-        memo, key_digest, key_digests = self._load_memo(), self._key_digest, self._key_digests
+            return keyed
+        memo, key_digests = self._load_memo(), self._key_digests
         # Only a file the memo knows from the same key can be kept: only those are stamped,
         # and only their paths made (a stale one's is made as it is written).
-        known, stale = [], []
+        known = []
         for relpath, key in keyed:
-            relpath, digest = str(relpath), key_digest(key)
-            memo_entry = memo.get(relpath)
+            digest, memo_entry = self._key_digest(key), memo.get(relpath)
             if memo_entry is not None and memo_entry[0] == digest:
-                known.append((relpath, key, memo_entry, self.path_for(relpath)))
-            else:
-                key_digests[relpath] = digest  # for write_keyed
-                stale.append((relpath, key))
-        if not known:
-            return stale
-        prefix_length, kept = len(self._root_prefix), 0
-        stats = stats_below(self.root, [entry[3][prefix_length:] for entry in known])
-        for (relpath, key, memo_entry, target), stat in zip(known, stats):
+                known.append((relpath, memo_entry, self.path_for(relpath)))
+            key_digests[relpath] = digest  # for write_keyed, if not kept
+        prefix_length, kept = len(self._root_prefix), set()
+        stats = stats_below(self.root, [target[prefix_length:] for _, _, target in known]) if known else []
+        for (relpath, memo_entry, target), stat in zip(known, stats):
             if stat is not None and stat.st_size == memo_entry[1]:
                 self._claim(relpath, target)
                 self._memo_now[relpath] = memo_entry
-                kept += 1
-            else:
-                key_digests[relpath] = memo_entry[0]
-                stale.append((relpath, key))
-        if len(stale) > len(keyed) - len(known):  # a known file gone or changed: back in order
-            order = {relpath: number for number, (relpath, _) in enumerate(keyed)}
-            stale.sort(key=lambda pair: order[pair[0]])
+                kept.add(relpath)
+        for relpath in kept:
+            del key_digests[relpath]
         if self.observer is not None and kept:
-            self.observer.mark(known[-1][0], count=kept)  # one mark: 100,000 cards at most
-        return stale
+            self.observer.mark(known[-1][0], count=len(kept))  # one mark: 100,000 cards at most
+        return [pair for pair in keyed if pair[0] not in kept]
 
     def write_keyed(self, relpath, key, data):
         """``write``, remembering ``key`` for the next build's ``keep_if_current``."""
