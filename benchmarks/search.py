@@ -28,7 +28,7 @@ import time
 import urllib.parse
 from pathlib import Path
 
-from dalil.core.output import PRECOMPRESSED, compressed
+from dalil.core.compression import PRECOMPRESSED, compressed
 from dalil.search.index import TYPES, make_entry, serialise
 from dalil.search.prepared import prepared_index, serialise_prepared
 from dalil.search.settings import search_settings

@@ -452,7 +452,8 @@ def test_precompressed_copies_decompress_to_their_file(tmp_path, size):
 
     import brotli
 
-    from dalil.core.output import OutputFiles, compressed
+    from dalil.core.compression import compressed
+    from dalil.core.output import OutputFiles
 
     words = ["مطعم", "الزيتونة", "الدار", "البيضاء", "restaurant", "0612345678", "\n"]
     rng = random.Random(size)
@@ -468,44 +469,78 @@ def test_precompressed_copies_decompress_to_their_file(tmp_path, size):
     assert gz[:10] == gzip.compress(b"", mtime=0)[:10]  # no name, no time: reproducible
     assert len(gz) <= len(gzip.compress(data, compresslevel=9, mtime=0)) * 1.01 + 8
     assert compressed(data, ".br") == br and compressed(data, ".gz") == gz
-def test_gzip_copy_compresses_again_only_the_segments_an_edit_touched(tmp_path, monkeypatch):
+@pytest.mark.parametrize("suffix", [".gz", ".br"])
+def test_a_copy_compresses_again_only_the_parts_an_edit_touched(tmp_path, monkeypatch, suffix):
     import gzip
     import random
 
-    from dalil.core import output
-    from dalil.core.output import OutputFiles, compressed
+    import brotli
+
+    from dalil.core import compression
+    from dalil.core.compression import compressed
+    from dalil.core.output import OutputFiles
 
     rng = random.Random(7)
-    records = [f'{{"name":"مطعم {rng.randrange(10**6)}","phone":"06{rng.randrange(10**8):08d}"}}'
+    words = ["شارع", "الحسن", "الثاني", "الرباط", "مقهى", "حي", "الرياض", "رقم"]
+    records = [f'{{"name":"مطعم {rng.randrange(10**6)}","phone":"06{rng.randrange(10**8):08d}",'
+               f'"address":"{" ".join(rng.choices(words, k=rng.randrange(10, 30)))}"}}'
                for _ in range(40_000)]
-    # A long run with no place to cut: segments end at the size limit there.
-    data = ("[\n" + ",\n".join(records[:20_000]) + "x" * 1_500_000
+    # A long run with no place to cut: parts end at the size limit there.
+    data = ("[\n" + ",\n".join(records[:20_000]) + "x" * 5_000_000
             + ",\n".join(records[20_000:]) + "\n]\n").encode("utf-8")
     edited = data.replace(records[30_000].encode(), b'{"name":"edited"}')
     settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True,
                 "CACHE_PATH": str(tmp_path / "cache")}
     compressions = []
-    original = output.zlib.compressobj
-    monkeypatch.setattr(output.zlib, "compressobj",
-                        lambda *args, **kwargs: compressions.append(1) or original(*args, **kwargs))
+    if suffix == ".gz":
+        original = compression.zlib.compressobj
+        monkeypatch.setattr(compression.zlib, "compressobj",
+                            lambda *args, **kwargs: compressions.append(1) or original(*args, **kwargs))
+        decompress, parts = gzip.decompress, 20
+    else:
+        encode = compression._part_encoder()
+        assert encode is not None  # the brotli package's module exports its encoder
+        monkeypatch.setattr(compression, "_part_encoder",
+                            lambda: lambda *args: compressions.append(1) or encode(*args))
+        decompress, parts = brotli.decompress, 4
 
     def build(text, extra_settings=()):
         compressions.clear()
         files = OutputFiles(tmp_path / "out", settings={**settings, **dict(extra_settings)})
         files.write("export.json", text)
         files.precompress("export.json")
-        return (tmp_path / "out" / "export.json.gz").read_bytes(), len(compressions)
+        return (tmp_path / "out" / f"export.json{suffix}").read_bytes(), len(compressions)
 
-    first, segments = build(data)
-    assert gzip.decompress(first) == data and segments > 20
+    first, made = build(data)
+    assert decompress(first) == data and made > parts
     copy, compressed_again = build(edited)
-    assert copy == compressed(edited, ".gz")  # the bytes of a build without the memo
-    assert gzip.decompress(copy) == edited and 1 <= compressed_again <= 3
+    assert copy == compressed(edited, suffix)  # the bytes of a build without the memo
+    assert decompress(copy) == edited and 1 <= compressed_again <= 3
     # Another salt (settings or code) or no content cache: nothing is taken from the memo.
-    assert build(data, {"SITEURL": "https://other.example"})[1] > 20
+    assert build(data, {"SITEURL": "https://other.example"})[1] > parts
     (tmp_path / "out" / "export.json").unlink()
     settings["CACHE_CONTENT"] = False
-    assert build(data) == (first, segments)
+    assert build(data) == (first, made)
+
+
+def test_brotli_parts_join_into_one_stream_a_little_larger_than_one_compression():
+    import random
+
+    import brotli
+
+    from dalil.core.compression import BROTLI_LGWIN, BROTLI_QUALITY, brotli_parts
+
+    rng = random.Random(3)
+    data = "\n".join(f'{{"city":"الرباط","name":"مقهى {rng.randrange(10**5)}"}},'
+                     for _ in range(120_000)).encode("utf-8")
+    parts = list(brotli_parts(data))
+    assert len(parts) > 4  # several parts and the closing block
+    stream = b"".join(parts)
+    decoder = brotli.Decompressor()
+    assert decoder.process(stream) == data and decoder.is_finished()
+    one = brotli.compress(data, quality=BROTLI_QUALITY, lgwin=BROTLI_LGWIN)
+    assert len(one) < len(stream) <= len(one) * 1.02
+    assert brotli.decompress(b"".join(brotli_parts(b""))) == b""
 
 
 def test_export_rows_are_made_again_only_for_listings_whose_digest_changed(tmp_path, monkeypatch):

@@ -12,17 +12,13 @@ import contextlib
 import filecmp
 import hashlib
 import marshal
-import mmap
 import os
-import re
 import struct
 import threading
-import zlib
 from pathlib import Path
 
-import brotli
-
 from . import background
+from .compression import PRECOMPRESSED, compress_file, parts_purpose
 from .parallel import available_cores
 from .settings import NOT_OUTPUT_SETTINGS
 
@@ -121,96 +117,6 @@ def load_marshalled(path):
         return marshal.loads(handle.read())
 
 
-# Precompressed copies, for servers that send them as they are (nginx gzip_static, the
-# snippet's .br rule, .htaccess), made from the file on disk, which is never held whole.
-# Brotli at quality 5 with a 256 KiB window, in chunks: its encoder holds about 10 MiB
-# instead of the 40 MiB of quality 9 with a 4 MiB window (the build's peak memory at
-# 10,000 listings), for copies 1 to 6% larger; quality 5 takes two thirds of the time
-# of 7 for copies 1 to 3% larger (1.8 against 2.6 s in a rebuild at 100,000 listings).
-BROTLI_QUALITY, BROTLI_LGWIN = 5, 18
-CHUNK_SIZE = 1 << 16
-
-# gzip at level 9, without a name or time, is made of segments, as pigz makes it: each
-# is compressed alone with the 32 KiB before it as its dictionary, so a rebuild compresses
-# again only the segments an edit touched and takes the others from the last build's
-# memo. A segment ends at the first line end or "}," past 64 KiB whose last 16 bytes hash
-# to a chosen value: the cuts are set by the content, and an edit moves at most the cut
-# after it. The copy is one gzip stream, 0.4-0.7% larger than one ``gzip.compress``.
-GZIP_SEGMENT_MIN, GZIP_SEGMENT_MAX, GZIP_WINDOW = 1 << 16, 1 << 20, 1 << 15
-_GZIP_CUT = re.compile(rb"\n|\},")
-_GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03"  # deflate, mtime 0, level 9, Unix: as zlib
-_GZIP_LAST_BLOCK = b"\x03\x00"  # an empty final block after the segments' sync flushes
-
-
-def _segment_ends(data):
-    """Where each gzip segment of ``data`` (bytes-like) ends."""
-    start, size = 0, len(data)
-    while start < size:
-        end, limit = start + GZIP_SEGMENT_MIN, min(size, start + GZIP_SEGMENT_MAX)
-        while end < limit:
-            found = _GZIP_CUT.search(data, end, limit)
-            end = limit if found is None else found.end()
-            if found is None or zlib.crc32(data[end - 16:end]) & 15 == 0:
-                break
-        start = min(end, size)
-        yield start
-
-
-def gzip_parts(data, memo=None, used=None):
-    """The gzip copy of ``data`` (bytes-like), part by part. ``memo`` maps a segment's key
-    (its bytes and dictionary) to its compressed bytes; ``used`` gets this copy's."""
-    yield _GZIP_HEADER
-    start = 0
-    for end in _segment_ends(data):
-        window, segment = data[max(0, start - GZIP_WINDOW):start], data[start:end]
-        hasher = hashlib.blake2b(window, digest_size=16)
-        hasher.update(segment)
-        key = hasher.digest()
-        deflated = memo.get(key) if memo else None
-        if deflated is None:
-            compressor = zlib.compressobj(9, zlib.DEFLATED, -15, **({"zdict": window} if start else {}))
-            deflated = compressor.compress(segment) + compressor.flush(zlib.Z_SYNC_FLUSH)
-        if used is not None:
-            used[key] = deflated
-        yield deflated
-        start = end
-    yield _GZIP_LAST_BLOCK + struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
-
-
-PRECOMPRESSED = (".br", ".gz")
-
-
-def _brotli_compressor():
-    return brotli.Compressor(quality=BROTLI_QUALITY, lgwin=BROTLI_LGWIN)
-
-
-def compress_file(source, handle, suffix, memo=None, used=None):
-    """Write the ``suffix`` copy of the file at ``source`` to ``handle``; ``memo`` and
-    ``used`` as ``gzip_parts``."""
-    with open(source, "rb") as stream:
-        if suffix == ".gz":
-            size = os.fstat(stream.fileno()).st_size
-            with (mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) if size
-                  else contextlib.nullcontext(b"")) as data:
-                for part in gzip_parts(data, memo, used):
-                    handle.write(part)
-            return
-        compressor = _brotli_compressor()
-        while chunk := stream.read(CHUNK_SIZE):
-            handle.write(compressor.process(chunk))
-        handle.write(compressor.finish())
-
-
-def compressed(data, suffix):
-    """The ``suffix`` (``.br`` or ``.gz``) copy of ``data``, as ``precompress`` makes it."""
-    if suffix == ".gz":
-        return b"".join(gzip_parts(data))
-    compressor = _brotli_compressor()
-    parts = [compressor.process(data[start:start + CHUNK_SIZE])
-             for start in range(0, len(data), CHUNK_SIZE)]
-    return b"".join(parts) + compressor.finish()
-
-
 def is_plain_relpath(relpath):
     """True if joining ``relpath`` to a folder needs no normalising: not absolute, no
     empty, ``.`` or ``..`` segment, no final slash. A page's or a card's path always is:
@@ -249,8 +155,7 @@ class DuplicateOutput(ValueError):
 
 MEMO_NAME = "dalil_output_memo.marshal"
 _KEY_DIGEST_SIZE = 16
-GZIP_MEMO_FOLDER = "dalil_gzip_segments"
-GZIP_MEMO_PURPOSE = ("gzip segments", zlib.ZLIB_RUNTIME_VERSION)
+PARTS_MEMO_FOLDER = "dalil_precompressed_parts"
 
 
 def build_salt(settings):
@@ -350,15 +255,15 @@ class OutputFiles:
         def make_copy(job):
             relpath, target, suffix = job
             memo_name = memo = used = None
-            if suffix == ".gz" and self._settings.get("CACHE_CONTENT"):
-                name = hashlib.blake2b(str(relpath).encode("utf-8"), digest_size=16).hexdigest()
-                memo_name = f"{GZIP_MEMO_FOLDER}/{name}.marshal"
-                memo = self.load_derived(memo_name, GZIP_MEMO_PURPOSE)
-                used = {}  # this copy's segments: the next build's memo
+            if self._settings.get("CACHE_CONTENT"):
+                name = hashlib.blake2b(f"{relpath}{suffix}".encode("utf-8"), digest_size=16).hexdigest()
+                memo_name = f"{PARTS_MEMO_FOLDER}/{name}.marshal"
+                memo = self.load_derived(memo_name, parts_purpose(suffix))
+                used = {}  # this copy's parts: the next build's memo
             with self.open(str(relpath) + suffix, "wb") as handle:
                 compress_file(target, handle, suffix, memo, used)
             if memo_name is not None:
-                self.save_derived(memo_name, GZIP_MEMO_PURPOSE, used)
+                self.save_derived(memo_name, parts_purpose(suffix), used)
 
         if jobs:
             with concurrent.futures.ThreadPoolExecutor(len(jobs)) as threads:

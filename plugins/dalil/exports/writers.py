@@ -10,7 +10,7 @@ import contextlib
 import csv
 import json
 
-from dalil.core.output import PRECOMPRESSED
+from dalil.core.compression import PRECOMPRESSED
 
 from .records import FIELDS, export_record, geojson_feature
 from .spreadsheet import guard_cell

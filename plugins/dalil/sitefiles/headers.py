@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from dalil.core.output import PRECOMPRESSED
+from dalil.core.compression import PRECOMPRESSED
 
 from .content_types import (
     DEFAULT_TYPE, EXTENSION_TYPES, PATH_TYPES, PUBLISHED_JSON_AND_XML, SUFFIX_TYPES,
