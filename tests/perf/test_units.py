@@ -315,6 +315,58 @@ def test_forked_writers_take_the_next_function_as_they_finish(tmp_path, monkeypa
     assert pids[1] == pids[2] != pids[0]
 
 
+def _wait_for(path, seconds=20):
+    deadline = time.monotonic() + seconds
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path.name} did not appear"
+        time.sleep(0.01)
+
+
+def test_the_build_runs_the_functions_no_forked_writer_has_taken(tmp_path, monkeypatch):
+    """One process for three functions, the first waiting for the file of the third: the
+    build's own process, done with its work, takes the two left, one after the other."""
+    from dalil.core import output
+
+    monkeypatch.setattr(output, "available_cores", lambda: 1)
+    files = output.OutputFiles(tmp_path / "out")
+    marks = tmp_path / "marks"
+    marks.mkdir()
+
+    def waits_for_the_last():
+        (marks / "taken").touch()
+        _wait_for(tmp_path / "out" / "2.txt")
+        files.write("0.txt", str(os.getpid()))
+
+    files.in_background(waits_for_the_last)
+    for number in (1, 2):
+        files.in_background(lambda number=number: files.write(f"{number}.txt", str(os.getpid())))
+    files.start_background()
+    _wait_for(marks / "taken")  # the forked writer has the first
+    files.run_untaken()
+    assert files.counts() == (3, 0)
+    pids = [(tmp_path / "out" / f"{number}.txt").read_text() for number in range(3)]
+    assert pids[1] == pids[2] == str(os.getpid()) != pids[0]
+
+    # A function that fails here raises its own error, once the writers are joined.
+    def blocks_until_the_failure():
+        (marks / "blocking").touch()
+        _wait_for(marks / "failed")
+        files.write("3.txt", "x")
+
+    def fails():
+        (marks / "failed").touch()
+        raise ValueError("bad row in the sitemap")
+
+    files.in_background(blocks_until_the_failure)
+    files.in_background(fails)
+    files.start_background()
+    _wait_for(marks / "blocking")
+    with pytest.raises(ValueError, match="bad row in the sitemap"):
+        files.run_untaken()
+    assert (tmp_path / "out" / "3.txt").read_text() == "x"
+    assert files.counts() == (4, 0)
+
+
 def test_a_page_written_in_a_forked_process_is_known_to_pelican_s_writer(tmp_path):
     from dalil.core.output import OutputFiles
 

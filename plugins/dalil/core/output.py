@@ -183,6 +183,7 @@ class OutputFiles:
         self._key_digests = {}  # relpath -> key digest, from keep_if_current to write_keyed
         self._background = []  # (pid, pipe, writer) of the forked writers not yet joined
         self._pending = []  # (function, writer) to fork for (see start_background)
+        self._queues = []  # (read end of a pipe of numbers, functions) not yet run out
 
     def path_for(self, relpath):
         relpath = str(relpath)
@@ -359,9 +360,10 @@ class OutputFiles:
         """Fork for the functions ``in_background`` was given: one process per core at most,
         each taking the next function not yet taken until none is left, so that the
         longest (the exports at 100,000 listings) runs beside the others instead of
-        after them. Every process that reads the model copies the memory pages it
-        touches: five of them beside the pages' workers cost more than they saved on
-        two cores (a sixth of a cold build's page faults at 10,000 listings)."""
+        after them, and the build's own process takes part at its end (``run_untaken``).
+        Every process that reads the model copies the memory pages it touches: five of
+        them beside the pages' workers cost more than they saved on two cores (a sixth of
+        a cold build's page faults at 10,000 listings)."""
         jobs, self._pending = self._pending, []
         if not jobs:
             return
@@ -371,23 +373,44 @@ class OutputFiles:
         taken, numbers = os.pipe()
         os.write(numbers, struct.pack(f"<{len(jobs)}I", *range(len(jobs))))
         os.close(numbers)
+        self._queues.append((taken, jobs))
 
         def run():
-            while number := os.read(taken, 4):
-                jobs[struct.unpack("<I", number)[0]][0]()
+            self._run_queue(taken, jobs)
 
-        try:  # a core for each process, counting those started already
-            for _ in range(min(len(jobs), max(1, available_cores() - len(self._background)))):
-                self._background.append((*background.start(self, run, writer), writer))
-        finally:
-            os.close(taken)
+        # A core for each process, counting those started already.
+        for _ in range(min(len(jobs), max(1, available_cores() - len(self._background)))):
+            self._background.append((*background.start(self, run, writer), writer))
+
+    @staticmethod
+    def _run_queue(taken, jobs):
+        while number := os.read(taken, 4):
+            jobs[struct.unpack("<I", number)[0]][0]()
+
+    def run_untaken(self):
+        """Run here the functions no forked writer has taken yet: at the end of the build's
+        own work, which would otherwise only wait for the writers (at 100,000 listings the
+        last one went on for two seconds with a core idle)."""
+        self.start_background()
+        try:
+            while self._queues:
+                taken, jobs = self._queues[-1]
+                self._run_queue(taken, jobs)
+                os.close(taken)
+                self._queues.pop()
+        except BaseException:
+            with contextlib.suppress(Exception):  # no writer left running; this error first
+                self.join()
+            raise
 
     def join(self):
         """Wait for the forked writers and take in what they wrote, logged and raised."""
         self.start_background()
         jobs, self._background = self._background, []
-        for result, writer in [(background.finish(pid, pipe), writer)
-                               for pid, pipe, writer in jobs]:
+        results = [(background.finish(pid, pipe), writer) for pid, pipe, writer in jobs]
+        while self._queues:  # all taken by the writers now
+            os.close(self._queues.pop()[0])
+        for result, writer in results:
             for target in result["written"]:
                 if target in self.written:
                     raise DuplicateOutput(f"{os.path.relpath(target, self.root)} is written "

@@ -11,8 +11,9 @@ from dalil.core.templates import (compile_page_code, escape_by_default, load_tem
 from dalil.core.writer import get_writer
 
 from .articles import (check_article_slugs, check_page_slugs, claim_directory_folders,
-                       forget_memoized_content, publish_page_links, sanitize_content,
-                       save_content_pages, write_empty_categories)
+                       fix_content_urls, forget_memoized_content, index_taxonomy_articles,
+                       publish_page_links, sanitize_content, save_content_pages,
+                       write_empty_categories)
 from .generator import DirectoryGenerator
 from .reader import use_for_content
 
@@ -37,6 +38,9 @@ def register():
     signals.get_writer.connect(get_writer)
     signals.static_generator_finalized.connect(keep_unchanged_static)
     signals.article_generator_finalized.connect(check_article_slugs)
+    signals.article_generator_finalized.connect(fix_content_urls)
+    signals.article_generator_finalized.connect(index_taxonomy_articles)
+    signals.page_generator_finalized.connect(fix_content_urls)
     signals.page_generator_finalized.connect(check_page_slugs)
     signals.page_generator_finalized.connect(publish_page_links)
     signals.content_object_init.connect(sanitize_content)

@@ -598,11 +598,12 @@ class DirectoryGenerator(Generator):
         signals.finalized.disconnect(self._summary_receiver)
         files = self.context.get(OUTPUT_FILES_KEY)
         if files is not None:
+            files.run_untaken()
             files.save_memo()
         if isinstance(self.writer, DalilWriter):
             self.writer_counts = (self.writer.changed, self.writer.unchanged)
         print_summary(self, time.perf_counter() - self.started)
-        leave_build_to_exit()  # after the last forked writer is joined (it unfreezes)
+        leave_build_to_exit()
 
 
 def source_cache(settings):

