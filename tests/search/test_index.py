@@ -268,21 +268,22 @@ def test_a_memo_of_entries_makes_only_the_changed_listings_entries(monkeypatch):
     directory = synthetic_directory(12)
     directory.digests = {listing: listing.slug.encode() for listing in directory.listings}
     used = {}
-    first = index.build_entries(directory, [], [], None, used)
+    first = [entry for entry, _ in index.index_parts(directory, [], [], None, used)]
     assert len(made) == 12 and len(used) == 12
     renamed = dataclasses.replace(directory.listings[5], name="اسم جديد")
     directory.listings[5] = renamed
     directory.digests[renamed] = b"renamed"
     made.clear()
     again = {}
-    second = index.build_entries(directory, [], [], copy.deepcopy(used), again)
+    # The memo is marshal data: the listings' JSON texts by digest.
+    pairs = index.index_parts(directory, [], [], marshal.loads(marshal.dumps(used)), again)
     assert made == [renamed.slug]
     assert set(again) == {directory.digests[listing] for listing in directory.listings}
-    assert index.serialise(second) == index.serialise(index.build_entries(directory, [], []))
-    # The texts kept with the entries write the same index, and the memo is marshal data.
-    kept = marshal.loads(marshal.dumps(again))
-    texts = [text for _, text in index.indexed_entries(directory, [], [], kept, {})]
-    assert b"".join(index.serialised_texts(texts)).decode("utf-8") == index.serialise(second)
+    assert [entry is None for entry, _ in pairs[:12]] == [number != 5 for number in range(12)]
+    texts = [text for _, text in pairs]
+    assert b"".join(index.serialised_texts(texts)).decode("utf-8") == index.serialise(
+        index.build_entries(directory, [], []))
+    second = json.loads(b"".join(index.serialised_texts(texts)))
     assert [entry["n"] for entry in second if entry["t"] == "listing"] == [
         entry["n"] if number != 5 else "اسم جديد"
         for number, entry in enumerate(item for item in first if item["t"] == "listing")]

@@ -387,3 +387,33 @@ def test_every_page_links_the_html_sitemap_from_its_footer(site):
         if relpath.endswith(".html"):
             footer = BeautifulSoup(site.read(relpath), "html.parser").find("footer")
             assert footer.find("a", href=f"{sb.SITEURL}/sitemap/"), relpath
+
+
+def test_html_sitemap_is_made_again_only_when_what_it_shows_changed(tmp_path):
+    """With the content cache, an edited description leaves /sitemap/ as it was (a
+    same-size stand-in for its file stays, which only a skipped page can leave); a
+    renamed listing makes it again, as a clean build makes it."""
+    files = fixture_files()
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True}
+    first = sb.build_site(tmp_path / "site", files, **settings)
+    assert first.returncode == 0, first.log
+    page = first.path("sitemap/index.html")
+    original = page.read_bytes()
+    page.write_bytes(b"x" * len(original))
+    described = sb.listing("zaytouna", "مطعم الزيتونة", Date="2026-01-01 10:00",
+                           Modified="2026-11-20 16:30", body="وصف جديد للمطعم.")
+    sb.write_site(tmp_path / "site", described, **settings)
+    second = sb.run_pelican(tmp_path / "site")
+    assert second.returncode == 0, second.log
+    assert page.read_bytes() == b"x" * len(original)
+
+    page.write_bytes(original)
+    renamed = sb.listing("zaytouna", "مطعم الزيتونة الجديد", Date="2026-01-01 10:00",
+                         Modified="2026-11-20 16:30", body="وصف جديد للمطعم.")
+    sb.write_site(tmp_path / "site", renamed, **settings)
+    third = sb.run_pelican(tmp_path / "site")
+    assert third.returncode == 0, third.log
+    clean = sb.build_site(tmp_path / "clean", {**files, **renamed})
+    assert clean.returncode == 0, clean.log
+    assert page.read_bytes() == clean.path("sitemap/index.html").read_bytes()
+    assert "مطعم الزيتونة الجديد" in page.read_text(encoding="utf-8")

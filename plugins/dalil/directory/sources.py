@@ -39,7 +39,9 @@ from . import validate
 from .hours import parse_hours
 from .model import LISTING_FIELDS
 
-SHARDS = 16
+# A rebuild writes again the shards holding the files it read: 1,600 records at 100,000
+# listings, a sixty-fourth of them.
+SHARDS = 64
 # A listing's record: where its file is, the HTML its sanitiser removed, the digest of its
 # fields, its name's collation key (None until the main process gives it one) and the
 # values of its ``Listing``'s fields in their order, but for the slugs of its category
@@ -330,7 +332,7 @@ class SourceCache:
             return
         self.load()  # a no-op unless nothing loaded them: none is lost
         for number, entries in enumerate(self.shards):
-            gone = [relpath for relpath in entries if relpath not in self.seen]
+            gone = entries.keys() - self.seen
             for relpath in gone:
                 del entries[relpath]
             if gone:

@@ -1,6 +1,7 @@
 """Search and discovery: the search index and its schema, OpenSearch, /search/ and /random/."""
 
 import hashlib
+import json
 import logging
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from dalil.core.urls import root_path
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
 from dalil.directory.settings import build_workers
 
-from .index import indexed_entries, serialised_texts
+from .index import index_parts, serialised_texts
 from .opensearch import SHORT_NAME_MAX, opensearch_xml
 from .prepared import prepared_index, serialise_prepared
 from .schema import prepared_index_schema, search_index_schema, serialise_schema
@@ -29,7 +30,7 @@ OPENSEARCH_CONTEXT_KEY = "dalil_opensearch"
 # Read by category and city pages for their scoped search box.
 SEARCH_URL_CONTEXT_KEY = "dalil_search_url"
 ENTRIES_MEMO = "dalil_search_entries.marshal"
-ENTRIES_PURPOSE = "search entries and their JSON"
+ENTRIES_PURPOSE = "search entries' JSON"
 
 
 class SearchGenerator(Generator):
@@ -98,27 +99,30 @@ class SearchGenerator(Generator):
             if directory is None:
                 logger.warning("dalil.search: no directory model in the context; the search "
                                "index lists no listing (add dalil.directory to PLUGINS)")
-            # Each listing's entry is kept for the next build, which makes those of changed
-            # listings only.
+            # Each listing's entry is kept for the next build as its JSON, which makes
+            # those of changed listings only.
             used = {}
-            pairs = indexed_entries(directory, self.context.get("articles", []),
-                                    self.context.get("pages", []),
-                                    files.load_derived(ENTRIES_MEMO, ENTRIES_PURPOSE), used)
+            pairs = index_parts(directory, self.context.get("articles", []),
+                                self.context.get("pages", []),
+                                files.load_derived(ENTRIES_MEMO, ENTRIES_PURPOSE), used)
             files.save_derived(ENTRIES_MEMO, ENTRIES_PURPOSE, used)
             del used
-            entries = [entry for entry, _ in pairs]
+            texts = [text for _, text in pairs]
             # Written in pieces: the index is never one string in memory.
             hasher = hashlib.blake2b(digest_size=16)
             with files.open(cfg.index_save_as, "wb") as handle:
-                for piece in serialised_texts([text for _, text in pairs]):
+                for piece in serialised_texts(texts):
                     handle.write(piece)
                     hasher.update(piece)
-            del pairs
             # The prepared index follows from the index's bytes alone: kept while they are.
             index_key = hasher.hexdigest()
             if cfg.prepared_save_as and not files.keep_if_current(cfg.prepared_save_as, index_key):
+                entries = [entry for entry, _ in pairs]
+                if any(entry is None for entry in entries):  # some came as JSON from the memo
+                    entries = json.loads(b"".join(serialised_texts(texts)))
                 files.write_keyed(cfg.prepared_save_as, index_key,
                                   serialise_prepared(prepared_index(entries)))
+            del pairs, texts
             files.precompress(*filter(None, (cfg.index_save_as, cfg.prepared_save_as)))
         if cfg.schema_save_as:
             files.write(cfg.schema_save_as,

@@ -51,40 +51,39 @@ def content_entry(kind, item):
     return make_entry(kind, item.slug, name, item.url)
 
 
-def build_entries(directory, articles, pages, memo=None, used=None):
-    """Every entry, ordered by type then slug. Drafts and hidden items are never passed in.
-    ``memo`` and ``used`` as ``indexed_entries``."""
-    return [entry for entry, _ in indexed_entries(directory, articles, pages, memo, used)]
+def build_entries(directory, articles, pages):
+    """Every entry, ordered by type then slug. Drafts and hidden items are never passed in."""
+    return [entry for entry, _ in index_parts(directory, articles, pages)]
 
 
-def indexed_entries(directory, articles, pages, memo=None, used=None):
+def index_parts(directory, articles, pages, memo=None, used=None):
     """``(entry, text)`` of every entry, ordered by type then slug, ``text`` the entry's
     JSON as the index holds it (UTF-8). ``memo`` maps a listing's digest
-    (``Directory.digests``) to its ``(entry, text)``, made otherwise; ``used`` gets the
-    listings' by digest: a rebuild encodes again only the changed listings' entries."""
+    (``Directory.digests``) to its text, and a listing found there has None for its
+    entry; ``used`` gets the listings' texts by digest: a rebuild encodes again only the
+    changed listings' entries. Listings and terms come by slug from the model."""
     pairs = []
     if directory is not None:
         memo, digests = memo or {}, directory.digests
         for listing in directory.listings:
             key = digests.get(listing)
-            pair = memo.get(key) if key is not None else None
-            if pair is None:
+            text = memo.get(key) if key is not None else None
+            if text is None:
                 entry = listing_entry(listing)
                 pair = (entry, entry_text(entry))
+            else:
+                pair = (None, text)
             if used is not None and key is not None:
-                used[key] = pair
+                used[key] = pair[1]
             pairs.append(pair)
         pairs += [(entry, entry_text(entry)) for entry in
                   (term_entry(term) for term in (*directory.categories, *directory.cities))]
-    for article in articles:
-        kind = ARTICLE_TYPES.get(getattr(article.category, "slug", ""))
-        if kind:
-            entry = content_entry(kind, article)
-            pairs.append((entry, entry_text(entry)))
-    pairs += [(entry, entry_text(entry)) for entry in (content_entry("page", page) for page in pages)]
+    content = [content_entry(ARTICLE_TYPES[article.category.slug], article) for article in articles
+               if getattr(article.category, "slug", "") in ARTICLE_TYPES]
+    content += [content_entry("page", page) for page in pages]
     rank = {kind: number for number, kind in enumerate(TYPES)}
-    pairs.sort(key=lambda pair: (rank[pair[0]["t"]], pair[0]["s"]))
-    return pairs
+    content.sort(key=lambda entry: (rank[entry["t"]], entry["s"]))
+    return pairs + [(entry, entry_text(entry)) for entry in content]
 
 
 # json.dumps with these options makes an encoder for each call: a third of the time of
