@@ -30,7 +30,7 @@ from dalil.core.parallel import Pool, worker_count
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import report_removed
 from dalil.core.urls import root_path
-from dalil.core.writer import DalilWriter, output_file_path
+from dalil.core.writer import DalilWriter, output_file_path, output_file_paths
 from dalil.search.settings import search_settings
 
 from .collation import WordCollator
@@ -445,13 +445,15 @@ class DirectoryGenerator(Generator):
             return marshal.loads(result.get())
 
     def _render_all(self, pool, writer, cache, label, jobs, observer):
-        todo = []
+        todo, kept = [], []
         for job, fresh in zip(jobs, cache.fresh([(job[2], job[3]) for job in jobs])):
             if fresh:
-                self.stats["skipped"] += 1
-                self._claim(writer, job[2], changed=False)
+                kept.append(job[2])
             else:
                 todo.append(job)
+        self.stats["skipped"] += len(kept)
+        if isinstance(writer, DalilWriter):
+            writer.claim_unchanged(output_file_paths(writer.output_path, kept))
         self._load_texts(todo)  # before the workers are forked
         progress = Progress(label, len(todo))
         for job, (size, changed, card) in pool.map(_render_chunk, todo):
