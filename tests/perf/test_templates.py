@@ -105,3 +105,35 @@ def test_compiled_templates_are_not_reused_by_another_version_of_the_code_genera
         env.bytecode_cache = templates._CompiledTemplates(str(tmp_path))
         assert env.get_template("t.html").render(x="<") == "<b>&lt;</b>"
     assert len(list(tmp_path.iterdir())) == 2
+
+
+def test_the_names_templates_read_are_kept_for_the_next_build(tmp_path, monkeypatch):
+    """A build parses a template only when no earlier build kept the names its source
+    reads (CACHE_PATH); an edited template is parsed again, and its digest follows."""
+    from dalil.directory import incremental
+
+    sources = {"base.html": "<title>{{ SITENAME }}</title>{% block body %}{% endblock %}",
+               "page.html": '{% extends "base.html" %}{% block body %}{{ menu }}{% endblock %}'}
+    context = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True, "CACHE_PATH": str(tmp_path),
+               "SITENAME": "دليل", "menu": ["a", "b"]}
+    parsed = []
+
+    def digest_in_a_new_process():
+        env = jinja2.Environment(loader=jinja2.DictLoader(sources))
+        original = env.parse
+        monkeypatch.setattr(env, "parse", lambda source, *args: parsed.append(source) or original(
+            source, *args))
+        return incremental.template_digest(env, context, ["page.html"], set())
+
+    first = digest_in_a_new_process()
+    assert len(parsed) == 2 and (tmp_path / incremental.TEMPLATE_NAMES_CACHE).is_file()
+    parsed.clear()
+    assert digest_in_a_new_process() == first and parsed == []
+    context["menu"] = ["a", "c"]  # a value the template reads: another digest, no parse
+    assert digest_in_a_new_process() != first and parsed == []
+    sources["page.html"] = '{% extends "base.html" %}{% block body %}{{ footer }}{% endblock %}'
+    edited = digest_in_a_new_process()
+    assert parsed == [sources["page.html"]] and edited != first
+    context["LOAD_CONTENT_CACHE"] = False  # the cache not loaded: both parsed again
+    parsed.clear()
+    assert digest_in_a_new_process() == edited and len(parsed) == 2
