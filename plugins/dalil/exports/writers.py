@@ -33,9 +33,11 @@ class JsonArrayWriter:
         """The listing's line (UTF-8), or None when it has none in this file."""
         return json.dumps(record, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
-    def write(self, row):
-        if row is not None:
-            self.stream.write(self.separator + b"\n" + row)
+    def write(self, rows):
+        """Write ``rows`` (a listing's line each, or None where it has none)."""
+        rows = [row for row in rows if row is not None]
+        if rows:
+            self.stream.write(self.separator + b"\n" + b",\n".join(rows))
             self.separator = b","
 
     def close(self):
@@ -73,8 +75,8 @@ class CsvWriter:
     def row(self, record, listing):
         return self.rows.writerow([guard_cell(record[name]) for name in FIELDS]).encode("utf-8")
 
-    def write(self, row):
-        self.stream.write(row)
+    def write(self, rows):
+        self.stream.write(b"".join(rows))
 
     def close(self):
         pass
@@ -83,6 +85,7 @@ class CsvWriter:
 # A listing's rows, kept from one build to the next by its digest (``Directory.digests``):
 # an edit makes the edited listing's rows again, the others are copied.
 ROWS_MEMO = "dalil_export_rows.marshal"
+ROWS_PER_WRITE = 512
 
 
 def write_exports(files, directory, config, siteurl):
@@ -100,17 +103,21 @@ def write_exports(files, directory, config, siteurl):
                                              (config.geojson_save_as, GeoJsonWriter)) if save_as]
             purpose = ("export rows", *(type(writer).__name__ for writer in writers))
             known, kept = files.load_derived(ROWS_MEMO, purpose) or {}, {}
-            digests = directory.digests
-            for listing in directory.listings:
-                key = digests.get(listing)
-                rows = known.get(key) if key is not None else None
-                if rows is None:
-                    record = export_record(listing, siteurl)
-                    rows = tuple(writer.row(record, listing) for writer in writers)
-                if key is not None:
-                    kept[key] = rows
-                for writer, row in zip(writers, rows):
-                    writer.write(row)
+            digests, listings = directory.digests, directory.listings
+            # A few hundred listings' rows at a time: one write for each file.
+            for start in range(0, len(listings), ROWS_PER_WRITE):
+                chunk = []
+                for listing in listings[start:start + ROWS_PER_WRITE]:
+                    key = digests.get(listing)
+                    rows = known.get(key) if key is not None else None
+                    if rows is None:
+                        record = export_record(listing, siteurl)
+                        rows = tuple(writer.row(record, listing) for writer in writers)
+                    if key is not None:
+                        kept[key] = rows
+                    chunk.append(rows)
+                for writer, rows in zip(writers, zip(*chunk)):
+                    writer.write(rows)
             for writer in writers:
                 writer.close()
             count += len(writers)
@@ -128,18 +135,35 @@ def write_exports(files, directory, config, siteurl):
     return count
 
 
+# Each card's path and size by its listing's digest, for the next build: an unchanged
+# listing's card is kept without making its path, so that the forked writer never reads
+# the listing's slug (100,000 cards at 100,000 listings: each slug read copied a memory
+# page the build's process shares, a second in all).
+CARDS_MEMO = "dalil_vcards.marshal"
+
+
 def write_vcards(files, listings, digests, save_as):
     """One card per listing, here: a build writes the exports in a process of their own,
     beside the pages' workers, and forking more workers from it for the cards cost more
     (copies of the model's memory pages) than they saved. On a cached rebuild a listing
     whose digest (``digests``) is unchanged keeps its card without making it again.
     Returns the number of cards."""
-    cards = {save_as.format(slug=listing.slug): listing for listing in listings}
-    keyed, unkeyed = [], []
-    for relpath, listing in cards.items():
-        key = digests.get(listing)
-        (unkeyed if key is None else keyed).append((relpath, key))
-    for relpath, key in [*files.keep_current(keyed), *unkeyed]:
-        files.write_keyed(relpath, key, listing_vcard(cards[relpath]))
+    purpose = ("vCards", save_as)
+    known = files.load_derived(CARDS_MEMO, purpose) or {}
+    keys = [digests.get(listing) for listing in listings]
+    expected = [known[key] for key in keys if key in known]
+    kept = {key for key, flag in zip((key for key in keys if key in known),
+                                     files.keep_unchanged(expected)) if flag}
+    made = {}
+    for listing, key in zip(listings, keys):
+        if key in kept:
+            made[key] = known[key]
+            continue
+        relpath = save_as.format(slug=listing.slug)
+        data = listing_vcard(listing).encode("utf-8")
+        files.write(relpath, data)
+        if key is not None:
+            made[key] = (relpath, len(data))
+    if digests:
+        files.save_derived(CARDS_MEMO, purpose, made)
     return len(listings)
-
