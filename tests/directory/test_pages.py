@@ -173,3 +173,30 @@ def test_theme_overrides_plugin_template(tmp_path):
     result = sb.build_site(tmp_path / "site", files, THEME=str(theme))
     assert result.returncode == 0, result.log
     assert result.read("directory/listing/zaytouna/index.html") == "OVERRIDDEN zaytouna"
+
+
+def test_recent_listings_are_the_newest_by_last_modification_then_slug():
+    """``Directory.recent`` gives what a full sort gives, whether the listings kept with the
+    model suffice or not; undated listings never come."""
+    import dataclasses
+    import datetime as dt
+
+    from benchmarks.exports import synthetic_directory
+    from dalil.directory.generator import NEWEST_KNOWN
+
+    directory = synthetic_directory(300)
+    base = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    listings = []
+    for number, listing in enumerate(directory.listings):
+        # Ties of dates (number // 3) leave the order to the slug; some only dated, some undated.
+        when = base + dt.timedelta(hours=number // 3)
+        listings.append(dataclasses.replace(
+            listing, date=None if number % 11 == 0 else when - dt.timedelta(days=9),
+            modified=when if number % 2 else None))
+    directory.listings = listings
+    dated = [listing for listing in listings if listing.last_modified]
+    expected = sorted(dated, key=lambda listing: (listing.last_modified, listing.slug), reverse=True)
+    assert directory.recent(8) == expected[:8]  # nothing kept: made as asked
+    directory.newest_known = directory.newest(NEWEST_KNOWN)
+    for count in (1, 8, NEWEST_KNOWN, NEWEST_KNOWN + 1, len(listings)):
+        assert directory.recent(count) == expected[:count], count

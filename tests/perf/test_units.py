@@ -715,9 +715,9 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
     stale.write_bytes(b"old")
     cache = SourceCache(config, "records")
     cache.load()
-    assert cache.get("a.md", file_stamp(str(source))) is None
+    assert cache.get_all(["a.md"], [file_stamp(str(source))])[0] is None
     cache.put("a.md", record, file_stamp(str(source)))
-    assert cache.get("rabat.md", file_stamp(str(source))) is None
+    assert cache.get_all(["rabat.md"], [file_stamp(str(source))])[0] is None
     cache.put("rabat.md", term, file_stamp(str(source)))
     size_before = sys.getsizeof(content)
     cache.save()
@@ -728,21 +728,21 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
 
     cache = SourceCache(config, "records")
     assert cache.may_hold_records() is True
-    assert cache.get("a.md", file_stamp(str(source))) is None  # not loaded yet
+    assert cache.get_all(["a.md"], [file_stamp(str(source))])[0] is None  # not loaded yet
     cache.load()
-    assert cache.get("a.md", None) is None  # a file that could not be stamped
-    reloaded = cache.get("a.md", file_stamp(str(source)))
+    assert cache.get_all(["a.md"], [None])[0] is None  # a file that could not be stamped
+    reloaded = cache.get_all(["a.md"], [file_stamp(str(source))])[0]
     # The HTML is kept apart, loaded only for the pages made again, by the record's digest.
     without_html = {**values, "summary": None, "content": None}
     assert reloaded == (*record[:4], tuple(without_html[name] for name in LISTING_FIELDS))
-    assert cache.get("rabat.md", file_stamp(str(source))) == term
+    assert cache.get_all(["rabat.md"], [file_stamp(str(source))])[0] == term
     assert cache.texts.get("a.md", b"d") == ("<p>ملخص</p>", content)
     assert cache.texts.get("a.md", b"another digest") is None
 
     source.write_text("Title: مقهى\n\nنص\n", encoding="utf-8")  # another size: another stamp
     cache = SourceCache(config, "records")
     cache.load()
-    assert cache.get("a.md", file_stamp(str(source))) is None
+    assert cache.get_all(["a.md"], [file_stamp(str(source))])[0] is None
 
 
 def test_files_stamped_in_their_folder_have_the_stamps_of_their_paths(tmp_path):

@@ -3,7 +3,6 @@
 import contextlib
 import datetime as dt
 import fnmatch
-import itertools
 import logging
 import marshal
 import os
@@ -53,6 +52,8 @@ _SLUG, _CATEGORY, _CITY, _SUMMARY, _CONTENT = (
     LISTING_INDEX[name] for name in ("slug", "category", "city", "summary", "content"))
 _DATES = (LISTING_INDEX["date"], LISTING_INDEX["modified"])
 UTC_OFFSETS_KEY = "dalil_utc_offsets"
+# How many of the newest listings the model keeps for ``Directory.recent``.
+NEWEST_KNOWN = 64
 
 
 class SourceFile:
@@ -187,8 +188,7 @@ class DirectoryGenerator(Generator):
         relpaths, records, to_read = {}, {}, []
         for kind, kind_relpaths, stamps in marshal.loads(listed):
             relpaths[kind] = kind_relpaths
-            for relpath, stamp in zip(kind_relpaths, stamps or itertools.repeat(None)):
-                record = cache.get(relpath, stamp)
+            for relpath, record in zip(kind_relpaths, cache.get_all(kind_relpaths, stamps)):
                 if record is None:
                     to_read.append((kind, relpath))
                     # An edited file mostly keeps its name: no collation table to load for it.
@@ -387,6 +387,7 @@ class DirectoryGenerator(Generator):
             categories_by_name=sorted(categories.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
             cities_by_name=sorted(cities.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
         )
+        directory.newest_known = directory.newest(NEWEST_KNOWN)
         self.sort_keys = self.known_sort_keys = {}  # sorted: not needed any more
         self.collator = None
         if self.settings.get("CACHE_CONTENT"):

@@ -22,6 +22,7 @@ without a dict of their fields each.
 
 import contextlib
 import hashlib
+import itertools
 import marshal
 import os
 import sys
@@ -306,12 +307,17 @@ class SourceCache:
     def _shard_path(self, number):
         return os.path.join(self.folder, f"{number:02d}.marshal")
 
-    def get(self, relpath, stamp):
-        """The record of ``relpath`` if its file, stamped ``stamp`` now (None: not
-        stamped), is unchanged since it was made, else None."""
-        self.seen.add(relpath)
-        known = self.shards[shard_of(relpath)].get(relpath)
-        return known[1] if known is not None and known[0] == stamp else None
+    def get_all(self, relpaths, stamps):
+        """The record of each of ``relpaths`` if its file, stamped as ``stamps`` gives it now
+        (None: not stamped), is unchanged since it was made, else None; looked up in one
+        view of all the shards, not in each file's shard (100,000 digests of relpaths)."""
+        merged = {}
+        for entries in self.shards:
+            merged.update(entries)
+        self.seen.update(relpaths)
+        found = map(merged.get, relpaths)
+        return [known[1] if known is not None and known[0] == stamp else None
+                for known, stamp in zip(found, stamps or itertools.repeat(None))]
 
     def previous(self, relpath):
         """The record ``relpath`` had when it was last made, changed since or not."""
