@@ -40,9 +40,9 @@ from .jsonld import listing_json_ld
 from .model import CONTEXT_KEY, TEXT_NOT_LOADED, Directory, Listing, Term
 from .progress import Progress, print_summary
 from .reader import LeanMarkdownReader
-from .sources import (LISTING_INDEX, SourceCache, file_stamp, file_stamps, is_listing,
-                      listing_record, listing_texts, record_name, record_sort_key, term_record,
-                      with_sort_key)
+from .sources import (DIGEST, LISTING_INDEX, WHERE, SourceCache, file_stamp, file_stamps,
+                      is_listing, listing_record, listing_texts, record_name, record_sort_key,
+                      term_record, with_sort_key)
 from .settings import directory_settings
 
 logger = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ class DirectoryGenerator(Generator):
         self.sort_keys = {}  # id(listing or term) -> collation key of its name
         self.known_sort_keys = {}  # name -> collation key, from the cache
         self.record_digests = {}  # id(listing) -> digest of its own fields, until the model is made
-        self.unloaded_texts = {}  # listing -> (relpath, record digest): HTML still in the cache
+        self.unloaded_texts = {}  # listing -> its record: its HTML still in the cache
         self._sizing = None  # (pool, result) of a worker measuring the last build's pages
         self._ignored = None  # IGNORE_FILES as one compiled expression (see _include_name)
         self.cached_texts = self.source_cache.texts
@@ -293,9 +293,11 @@ class DirectoryGenerator(Generator):
         return terms
 
     def _read_listings(self, records, categories, cities, errors):
-        by_slug = {}
+        by_slug, unloaded = {}, self.unloaded_texts
+        sort_keys, record_digests = self.sort_keys, self.record_digests
+        from_iso, modified_at = dt.datetime.fromisoformat, _DATES[1]
         for record in records:
-            if not is_listing(record):  # stopped by its problems
+            if record.__class__ is not tuple:  # not is_listing: stopped by its problems
                 for key, known in (("category", categories), ("city", cities)):
                     if record[key] and record[key] not in known:
                         errors.add(record["where"], "names unknown %s %r", key, record[key])
@@ -314,21 +316,23 @@ class DirectoryGenerator(Generator):
                 errors.add(where, "duplicate listing slug %r, also used by %s",
                            slug, by_slug[slug].source_path)
                 continue
-            report_removed(where, removed)
+            if removed:
+                report_removed(where, removed)
             values[_CATEGORY], values[_CITY] = category, city
-            for index in _DATES:
-                if values[index] is not None:
-                    values[index] = dt.datetime.fromisoformat(values[index])
+            date, modified = values[_DATES[0]], values[modified_at]
+            if date is not None:
+                values[_DATES[0]] = from_iso(date)
+            if modified is not None:
+                values[modified_at] = from_iso(modified)
             # A record from the cache comes without its HTML, loaded for its page if rendered.
             html_unloaded = values[_CONTENT] is None
             if html_unloaded:
                 values[_SUMMARY] = values[_CONTENT] = TEXT_NOT_LOADED
             listing = by_slug[slug] = Listing(*values)
             if html_unloaded:
-                relpath = where[len(self.content_folder) + 1:].replace("/", os.sep)
-                self.unloaded_texts[listing] = (relpath, record_digest)
-            self.sort_keys[id(listing)] = sort_key
-            self.record_digests[id(listing)] = record_digest
+                unloaded[listing] = record  # its file and digest: see _load_texts
+            sort_keys[id(listing)] = sort_key
+            record_digests[id(listing)] = record_digest
         return [by_slug[slug] for slug in sorted(by_slug)]
 
     def generate_context(self):
@@ -495,13 +499,15 @@ class DirectoryGenerator(Generator):
             if job[0] != "listing":
                 continue
             listing = self.page_listings[job[1]]
-            relpath, record_digest = self.unloaded_texts.pop(listing, (None, None))
-            if relpath is None:
+            record = self.unloaded_texts.pop(listing, None)
+            if record is None:
                 continue
+            relpath = record[WHERE][len(self.content_folder) + 1:].replace("/", os.sep)
+            record_digest = record[DIGEST]
             texts = self.cached_texts.get(relpath, record_digest)
             if texts is None:
-                record = self.read_record("listing", relpath)
-                texts = listing_texts(record) if is_listing(record) else ("", "")
+                read_again = self.read_record("listing", relpath)
+                texts = listing_texts(read_again) if is_listing(read_again) else ("", "")
             listing.summary, listing.content = texts
 
     @staticmethod
