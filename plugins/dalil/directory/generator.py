@@ -378,9 +378,16 @@ class DirectoryGenerator(Generator):
         sort_keys = self.sort_keys
         # One stable sort by name of listings in slug order: each term's listings by name,
         # then slug, without a sort and a key tuple for each term.
+        newest_by_term = {}
         for listing in sorted(published, key=lambda listing: sort_keys[id(listing)]):
-            listing.category.listings.append(listing)
-            listing.city.listings.append(listing)
+            category, city = listing.category, listing.city
+            category.listings.append(listing)
+            city.listings.append(listing)
+            when = listing.modified or listing.date
+            if when is not None:
+                for term in (category, city):
+                    if term not in newest_by_term or newest_by_term[term] < when:
+                        newest_by_term[term] = when
 
         directory = Directory(
             listings=published,
@@ -392,6 +399,7 @@ class DirectoryGenerator(Generator):
             cities_by_name=sorted(cities.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
         )
         directory.newest_known = directory.newest(NEWEST_KNOWN)
+        directory.newest_by_term = newest_by_term
         self.sort_keys = self.known_sort_keys = {}  # sorted: not needed any more
         self.collator = None
         if self.settings.get("CACHE_CONTENT"):

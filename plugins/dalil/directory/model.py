@@ -162,9 +162,11 @@ class Directory:
     # terms, the key of its page, its card and its export rows from one build to the next.
     digests: dict = field(default_factory=dict)
 
-    # The newest listings, by ``newest``: made with the model, before any process is forked
+    # The newest listings, by ``newest``, and each term's newest ``last_modified`` (a term
+    # without dated listings has none): made with the model, before any process is forked
     # from the build's, whose later reads of 100,000 dates each copied a shared memory page.
     newest_known: list = field(default_factory=list)
+    newest_by_term: dict = field(default_factory=dict)
 
     def newest(self, count):
         """The ``count`` most recently modified published listings (``last_modified``, then
@@ -182,6 +184,13 @@ class Directory:
         if count <= len(self.newest_known) or len(self.newest_known) == len(self.listings):
             return self.newest_known[:count]
         return self.newest(count)
+
+    def last_modified_of(self, term):
+        """The newest ``last_modified`` of ``term``'s listings, None if none is dated."""
+        if self.newest_by_term:
+            return self.newest_by_term.get(term)
+        dates = [listing.last_modified for listing in term.listings if listing.last_modified]
+        return max(dates) if dates else None
 
     def popular_categories(self, count):
         ranked = sorted(self.categories, key=lambda term: (-len(term.listings), term.slug))

@@ -151,9 +151,9 @@ def write_vcards(files, listings, digests, save_as):
     purpose = ("vCards", save_as)
     known = files.load_derived(CARDS_MEMO, purpose) or {}
     keys = [digests.get(listing) for listing in listings]
-    expected = [known[key] for key in keys if key in known]
-    kept = {key for key, flag in zip((key for key in keys if key in known),
-                                     files.keep_unchanged(expected)) if flag}
+    known_keys = [key for key in keys if key in known]
+    flags = files.keep_unchanged([known[key] for key in known_keys])
+    kept = {key for key, flag in zip(known_keys, flags) if flag}
     made = {}
     for listing, key in zip(listings, keys):
         if key in kept:

@@ -55,8 +55,9 @@ def site_entries(context):
     listings = directory.listings if directory is not None else []
     articles = context.get("articles", [])
     pages = context.get("pages", [])
+    newest_listing = directory.recent(1) if directory is not None else []
     site_lastmod = newest([
-        *(listing.last_modified for listing in listings),
+        *(listing.last_modified for listing in newest_listing),
         *(content_date(item, timezone) for item in (*articles, *pages)),
     ]) or build_time()
 
@@ -76,7 +77,7 @@ def site_entries(context):
                 add(listing.url, listing.last_modified)
         for term in (*directory.categories, *directory.cities):
             if term.save_as:
-                lastmod = newest(listing.last_modified for listing in term.listings)
+                lastmod = directory.last_modified_of(term)
                 for url in term_page_urls(term, cfg.per_page, cfg.page_url):
                     add(url, lastmod)
     for article in articles:
