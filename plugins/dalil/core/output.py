@@ -184,7 +184,7 @@ class OutputFiles:
         self._memo_now = {}
         self._key_digests = {}  # relpath -> key digest, from keep_if_current to write_keyed
         self._background = []  # (pid, pipe, writer) of the forked writers not yet joined
-        self._pending = []  # (function, writer) to fork for (see start_background)
+        self._pending = []  # (function, writer, rank) to fork for (see start_background)
         self._queues = []  # (read end of a pipe of numbers, functions) not yet run out
 
     def path_for(self, relpath):
@@ -360,12 +360,13 @@ class OutputFiles:
             self.observer.mark(relpath)
         return changed
 
-    def in_background(self, function, forked=True, writer=None, now=False):
+    def in_background(self, function, forked=True, writer=None, now=False, rank=0):
         """Run ``function()``, which writes through this object and ``writer`` (Pelican's,
         a ``DalilWriter`` when given), in a forked process when ``forked`` (and fork
         exists), else at once; ``join`` takes in its files. The forked ones start together
-        when the build's output starts (``start_background``), or, when ``now``, this one
-        at once in a process of its own."""
+        when the build's output starts (``start_background``), those of a higher ``rank``
+        taken first (the longest first: the processes then end close together), or, when
+        ``now``, this one at once in a process of its own."""
         if not (forked and background.fork_available()):
             function()
             return
@@ -374,7 +375,7 @@ class OutputFiles:
         if now:
             self._background.append((*background.start(self, function, writer), writer))
             return
-        self._pending.append((function, writer))
+        self._pending.append((function, writer, rank))
         background.when_output_starts(self.start_background)
 
     def start_background(self):
@@ -385,9 +386,11 @@ class OutputFiles:
         Every process that reads the model copies the memory pages it touches: five of
         them beside the pages' workers cost more than they saved on two cores (a sixth of
         a cold build's page faults at 10,000 listings)."""
-        jobs, self._pending = self._pending, []
-        if not jobs:
+        pending, self._pending = self._pending, []
+        if not pending:
             return
+        jobs = [(function, writer) for function, writer, _ in
+                sorted(pending, key=lambda job: -job[2])]  # stable: the same rank in order
         writer = next((writer for _, writer in jobs if writer is not None), None)
         # The functions' numbers, read by the processes in turn: a read of 4 bytes from
         # a pipe is whole, and the pipe is closed for writing first, so each ends on EOF.

@@ -354,8 +354,9 @@ class DirectoryGenerator(Generator):
             # writer. It stays until the build ends: freed here, its objects would be
             # written to (counts, the allocator's lists) on pages the writer shares, each
             # page copied (0.1 s at 10,000 listings, a second at 100,000).
+            # Last: only the next build needs it.
             output_files(self.context).in_background(self.source_cache.save,
-                                                     forked=self.workers > 1)
+                                                     forked=self.workers > 1, rank=-1)
         self.context[CONTEXT_KEY] = self.directory
         # Listing pages tell "open now" with the build's zone data (see hours.utc_offsets).
         self.context[UTC_OFFSETS_KEY] = ";".join(

@@ -71,7 +71,7 @@ class SearchGenerator(Generator):
         files = output_files(self.context)
         directory = self.context.get(DIRECTORY_KEY)
         files.in_background(lambda: self._write_data_files(files, directory),
-                            forked=build_workers(self.settings) > 1)
+                            forked=build_workers(self.settings) > 1, rank=1)
 
     def generate_output(self, writer):
         cfg = self.config

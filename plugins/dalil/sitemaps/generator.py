@@ -69,8 +69,9 @@ class SitemapsGenerator(Generator):
         # Made from the contexts, and nothing else in the build reads them: with a second
         # core they are written beside all the pages.
         files = output_files(self.context)
+        # First: it lists every page of the site, the longest of the writers' functions.
         files.in_background(lambda: self._write_data_files(files),
-                            forked=build_workers(self.settings) > 1)
+                            forked=build_workers(self.settings) > 1, rank=2)
         if self.config.page_save_as:
             when_writer_made(self._start_page)
 
