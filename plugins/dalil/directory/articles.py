@@ -2,10 +2,11 @@
 
 import logging
 import os
+import weakref
 from collections import defaultdict
 
 from pelican.contents import Content
-from pelican.urlwrappers import Category
+from pelican.urlwrappers import Category, URLWrapper
 
 from dalil.core.errors import ContentErrors
 from dalil.core.writer import DalilWriter
@@ -17,8 +18,12 @@ from .settings import directory_settings
 logger = logging.getLogger(__name__)
 
 
-def _display_path(generator, source_path):
-    base = os.path.dirname(os.path.abspath(generator.path))
+def _display_path(base, source_path):
+    """``source_path`` relative to ``base``: cut from it when below it (no ``relpath``
+    for each of 3,000 articles)."""
+    prefix = base.rstrip(os.sep) + os.sep
+    if source_path.startswith(prefix) and os.path.normpath(source_path) == source_path:
+        return source_path[len(prefix):].replace(os.sep, "/")
     return os.path.relpath(source_path, base).replace(os.sep, "/")
 
 
@@ -26,8 +31,9 @@ def check_slugs(generator, items, kind_of):
     """Every slug of the form, and unique within its kind (``news``, ``blog``, ``page``)."""
     errors = ContentErrors()
     seen = defaultdict(dict)
+    base = os.path.dirname(os.path.abspath(generator.path))
     for item in sorted(items, key=lambda item: item.source_path):
-        where = _display_path(generator, item.source_path)
+        where = _display_path(base, item.source_path)
         kind = kind_of(item)
         if not is_valid_slug(item.slug):
             errors.add(where, "Slug %r is not of the form %s", item.slug, SLUG_RULE)
@@ -49,6 +55,29 @@ def claim_directory_folders(pelican):
     for key in ("ARTICLE_EXCLUDES", "PAGE_EXCLUDES"):
         excluded = list(settings.get(key) or [])
         settings[key] = excluded + [folder for folder in folders if folder not in excluded]
+
+
+# generator -> {(wrapper class, name): the wrapper its content shares}
+_SHARED_WRAPPERS = weakref.WeakKeyDictionary()
+
+
+def share_url_wrappers(generator, metadata):
+    """``article_generator_context``, ``page_generator_context``: one ``Category``,
+    ``Author`` or ``Tag`` for each name across a generator's content. Pelican's readers
+    make one for each article, and each makes its slug again, twice for each URL:
+    6,000 slugifies a build for 3,000 articles. They compare by slug, so that Pelican's
+    grouping by category, tag and author is the same."""
+    shared = _SHARED_WRAPPERS.setdefault(generator, {})
+
+    def share(wrapper):
+        return shared.setdefault((type(wrapper), wrapper.name), wrapper)
+
+    for key, value in metadata.items():
+        if isinstance(value, URLWrapper):
+            metadata[key] = share(value)
+        elif isinstance(value, list) and any(isinstance(item, URLWrapper) for item in value):
+            metadata[key] = [share(item) if isinstance(item, URLWrapper) else item
+                             for item in value]
 
 
 def check_article_slugs(generator):
