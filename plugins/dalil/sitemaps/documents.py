@@ -5,6 +5,8 @@ same pages always give the same files.
 """
 
 from dataclasses import dataclass
+from operator import itemgetter
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -14,8 +16,7 @@ SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9"
 
 
-@dataclass(frozen=True)
-class Location:
+class Location(NamedTuple):  # a tuple: one for each of 100,000 URLs
     loc: str  # absolute, percent-encoded URL
     lastmod: object  # aware datetime or None
 
@@ -97,25 +98,26 @@ def split_sitemaps(locations, max_urls, max_bytes, memo=None, used=None):
     """``locations`` in URL order, as ``Sitemap``s within both limits (at least one).
     ``memo`` maps a location's key (``line_key``) to its line, made otherwise; ``used``
     gets the lines of these sitemaps."""
-    ordered = sorted(locations, key=lambda location: location.loc)
+    ordered = sorted(locations, key=itemgetter(0))  # by loc
     memo = memo or {}
-    keys = [line_key(location) for location in ordered]
-    missing = [location for location, key in zip(ordered, keys) if key not in memo]
-    made = dict(zip((line_key(location) for location in missing), url_lines(missing)))
-    lines = {key: memo.get(key) or made[key] for key in keys}
+    keys = list(map(line_key, ordered))
+    lines = [memo.get(key) for key in keys]
+    missing = [index for index, line in enumerate(lines) if line is None]
+    for index, line in zip(missing, url_lines([ordered[index] for index in missing])):
+        lines[index] = line
     if used is not None:
-        used.update(lines)
+        used.update(zip(keys, lines))
     # A sub-sitemap is the head, its lines and the closing tag: the bytes lxml gives for it alone.
     empty_size = len(_HEAD) + len(_TAIL)
     chunks, chunk, size = [], [], empty_size
-    for location, key in zip(ordered, keys):
-        line_size = len(lines[key]) + 1
+    for location, line in zip(ordered, lines):
+        line_size = len(line) + 1
         if empty_size + line_size > max_bytes:
             raise SitemapTooSmall(f"{location.loc} does not fit in a sitemap of {max_bytes} bytes")
         if chunk and (len(chunk) >= max_urls or size + line_size > max_bytes):
             chunks.append(chunk)
             chunk, size = [], empty_size
-        chunk.append((location, lines[key]))
+        chunk.append((location, line))
         size += line_size
     chunks.append(chunk)
     return [Sitemap(_HEAD + b"".join(line + b"\n" for _, line in chunk) + _TAIL,

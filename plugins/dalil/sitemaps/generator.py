@@ -127,10 +127,10 @@ class SitemapsGenerator(Generator):
         """Every indexable page, minus what robots.txt closes (a blocked URL is an error)."""
         blocked = tuple(disallowed_paths("", self.config.robots_disallow))
         site = absolute_url(self.siteurl, "")[:-1]  # absolute_url, with each path made once
-        return [Location(entry.url if entry.url.startswith(("http://", "https://"))
-                         else site + path, entry.lastmod)
-                for entry in site_entries(self.context)
-                if not (path := root_path(entry.url)).startswith(blocked)]
+        absolute = ("http://", "https://")
+        return [Location(url if url.startswith(absolute) else site + path, lastmod)
+                for url, lastmod in site_entries(self.context)
+                if not (path := root_path(url)).startswith(blocked)]
 
     def _write_sitemaps(self, files):
         """Write the sub-sitemaps and the index; the URLs robots.txt names."""
