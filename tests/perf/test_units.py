@@ -998,3 +998,29 @@ def test_stable_repr_tells_apart_any_two_values(first, second):
 
     assert (stable_repr(first) == stable_repr(second)) == (canonical(first) == canonical(second))
     digest(stable_repr(first))  # any text, lone surrogates too, can be digested
+
+
+def test_content_shares_one_url_wrapper_for_each_name():
+    from pelican.urlwrappers import Author, Category, Tag
+
+    from dalil.directory.articles import share_url_wrappers
+
+    class Generator:  # a weak reference's target, as Pelican's generators are
+        pass
+
+    settings = read_settings(None)
+    first, second, other = Generator(), Generator(), Generator()
+    metadata = [{"category": Category("أخبار", settings), "author": Author("Salma", settings),
+                 "tags": [Tag("خبز", settings), Tag("Café", settings)], "title": "a"}
+                for _ in range(3)]
+    metadata.append({"category": Category("Blog", settings), "tags": [Tag("خبز", settings)]})
+    for item in metadata[:2] + metadata[3:]:
+        share_url_wrappers(first, item)
+    share_url_wrappers(other, metadata[2])
+    one, two, elsewhere, blog = metadata
+    assert one["category"] is two["category"] and one["author"] is two["author"]
+    assert all(a is b for a, b in zip(one["tags"], two["tags"])) and one["tags"][0] is blog["tags"][0]
+    assert blog["category"] is not one["category"] and blog["category"].slug == "blog"
+    assert elsewhere["category"] is not one["category"]  # each generator its own
+    assert elsewhere["category"] == one["category"] and one["title"] == "a"
+    assert one["category"].slug == Category("أخبار", settings).slug
