@@ -64,9 +64,9 @@ _SHARED_WRAPPERS = weakref.WeakKeyDictionary()
 def share_url_wrappers(generator, metadata):
     """``article_generator_context``, ``page_generator_context``: one ``Category``,
     ``Author`` or ``Tag`` for each name across a generator's content. Pelican's readers
-    make one for each article, and each makes its slug again, twice for each URL:
-    6,000 slugifies a build for 3,000 articles. They compare by slug, so that Pelican's
-    grouping by category, tag and author is the same."""
+    make one for each article, each of which slugifies its name again: 6,000 slugifies a
+    build for 3,000 articles. They compare by slug, so that Pelican's grouping by
+    category, tag and author is the same."""
     shared = _SHARED_WRAPPERS.setdefault(generator, {})
 
     def share(wrapper):
