@@ -92,9 +92,7 @@ class DalilWriter(Writer):
     def write_file(self, name, template, context, *args, **kwargs):
         key = self._content_page_key(name, template, context, args, kwargs)
         if key is not None and self._content_pages.is_fresh(name, key):
-            path = output_file_path(self.output_path, name)
-            self.claim(path)
-            self.record(path, False)
+            self.claim_unchanged([output_file_path(self.output_path, name)])
         else:
             super().write_file(name, template, context, *args, **kwargs)
             if key is not None:
@@ -154,7 +152,9 @@ def _observe(context, name):
 
 
 def output_file_paths(output_path, save_as_list):
-    """``output_file_path`` of each of ``save_as_list``."""
+    """The absolute path Pelican's writer gives each of ``save_as_list``
+    (``sanitised_join``), made by concatenation when nothing needs normalising: 4 µs
+    less for each of 100,000 pages."""
     if not _is_normal_folder(output_path):
         return [sanitised_join(output_path, save_as) for save_as in save_as_list]
     prefix = output_path + "/"
@@ -163,11 +163,8 @@ def output_file_paths(output_path, save_as_list):
 
 
 def output_file_path(output_path, save_as):
-    """The absolute path Pelican's writer gives ``save_as`` (``sanitised_join``), made by
-    concatenation when nothing needs normalising: 4 µs less for each of 100,000 pages."""
-    if is_plain_relpath(save_as) and _is_normal_folder(output_path):
-        return output_path + "/" + save_as
-    return sanitised_join(output_path, save_as)
+    """``output_file_paths`` of one ``save_as``."""
+    return output_file_paths(output_path, [save_as])[0]
 
 
 @functools.lru_cache(maxsize=8)

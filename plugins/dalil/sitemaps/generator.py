@@ -101,8 +101,7 @@ class SitemapsGenerator(Generator):
         page_digest = digest(marshal.dumps(_page_data(page))) if cache.enabled else None
         path = output_file_path(writer.output_path, save_as)
         if cache.enabled and cache.is_fresh(save_as, page_digest):
-            writer.claim(path)
-            writer.record(path, False)
+            writer.claim_unchanged([path])
         else:
             writer.write_file(save_as, template, self.context, **page)
             cache.store(save_as, page_digest, os.path.getsize(path))
