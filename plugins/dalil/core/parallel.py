@@ -6,6 +6,7 @@ each result only a few numbers or the parsed text of a file. With one worker, or
 little work, everything runs in this process: the output is the same either way.
 """
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -38,6 +39,11 @@ def worker_count(setting):
 def _init_worker(state):
     global _worker_state
     _worker_state = state
+    # What the worker inherits lives as long as it does: its collections walk only what
+    # it makes itself. At 100,000 listings a full collection walked the inherited objects
+    # for 70 ms in each of the workers that list and measure the files (the first holds
+    # up the build).
+    gc.freeze()
     # The parent's rich console may be locked by its refresh thread at fork time;
     # a worker logs plainly to stderr instead.
     root = logging.getLogger()
