@@ -34,8 +34,8 @@ from dalil.search.settings import search_settings
 
 from .collation import WordCollator
 from .hours import utc_offsets
-from .incremental import (PageCache, digest, global_digest, last_build_sizes, term_key,
-                          undeclared_names)
+from .incremental import (PageCache, digest, global_digest, last_build_sizes, stored_pages,
+                          term_key, undeclared_names)
 from .jsonld import listing_json_ld
 from .model import CONTEXT_KEY, TEXT_NOT_LOADED, Directory, Listing, Term
 from .progress import Progress, print_summary
@@ -93,6 +93,7 @@ class DirectoryGenerator(Generator):
         self.record_digests = {}  # id(listing) -> digest of its own fields, until the model is made
         self.unloaded_texts = {}  # listing -> its record: its HTML still in the cache
         self._sizing = None  # (pool, result) of a worker measuring the last build's pages
+        self._stored_pages = None  # the last build's page digests, loaded ahead (stored_pages)
         self._ignored = None  # IGNORE_FILES as one compiled expression (see _include_name)
         self.cached_texts = self.source_cache.texts
         self.sources_read = 0
@@ -178,6 +179,8 @@ class DirectoryGenerator(Generator):
         if stamped and cache.to_load:
             listing = pool.submit(_list_sources, sources, stamped)
             cache.load()
+            # Loaded while the worker still lists: the pages' digests, for generate_output.
+            self._stored_pages = stored_pages(self.settings)
             listed = listing.get()
             # Then, while this process makes the model, a worker measures the pages the last
             # build wrote (see PageCache): a third process at once would slow both.
@@ -421,7 +424,9 @@ class DirectoryGenerator(Generator):
         global_key = None
         if self.settings.get("CACHE_CONTENT"):
             global_key = global_digest(self, [listing_template.name, term_template.name])
-        cache = PageCache(self.settings, self.output_path, global_key, sizes=self._measured_sizes())
+        cache = PageCache(self.settings, self.output_path, global_key, sizes=self._measured_sizes(),
+                          stored=self._stored_pages)
+        self._stored_pages = None
         # Without the cache nothing is skipped, so nothing needs a digest.
         listing_digests = directory.digests if cache.enabled else dict.fromkeys(self.page_listings)
         # A term page's: its term and page number, then its listings' fixed-size digests as

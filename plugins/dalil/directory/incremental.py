@@ -249,11 +249,24 @@ def last_build_sizes(settings, output_path, name=CACHE_NAME):
     return output_sizes(output_path, pages)
 
 
+def stored_pages(settings, name=CACHE_NAME):
+    """``(key, {save_as: (digest, size)})`` as the last build kept them in ``name``, or None."""
+    if not (settings.get("CACHE_CONTENT") and settings.get("LOAD_CONTENT_CACHE")):
+        return None
+    try:
+        key, pages = load_marshalled(os.path.join(settings["CACHE_PATH"], name))
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return key, pages
+
+
 class PageCache:
     """Digests and sizes of the pages written by the last build, in CACHE_PATH; ``sizes``,
-    when given, the sizes of their files now (``last_build_sizes``)."""
+    when given, the sizes of their files now (``last_build_sizes``); ``stored``, when
+    given, what ``stored_pages`` loaded ahead."""
 
-    def __init__(self, settings, output_path, global_key, name=CACHE_NAME, sizes=None):
+    def __init__(self, settings, output_path, global_key, name=CACHE_NAME, sizes=None,
+                 stored=None):
         self.enabled = bool(settings.get("CACHE_CONTENT")) and global_key is not None
         self.path = os.path.join(settings["CACHE_PATH"], name)
         self.output_path = output_path
@@ -261,13 +274,10 @@ class PageCache:
         self.previous = {}
         self.current = {}
         self.sizes = sizes
-        if self.enabled and settings.get("LOAD_CONTENT_CACHE"):
-            try:
-                stored_key, pages = load_marshalled(self.path)
-                if stored_key == global_key:
-                    self.previous = pages
-            except (OSError, EOFError, ValueError, TypeError):
-                self.previous = {}
+        if self.enabled:
+            stored = stored or stored_pages(settings, name)
+            if stored is not None and stored[0] == global_key:
+                self.previous = stored[1]
 
     def is_fresh(self, save_as, page_digest):
         """True if the page need not be rendered again."""
