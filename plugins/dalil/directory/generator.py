@@ -445,9 +445,10 @@ class DirectoryGenerator(Generator):
         observer = self.context.get(OBSERVER_KEY)
         with Pool(self, self.workers) as pool:
             self._render_all(pool, writer, cache, "listing pages", listing_jobs, observer)
-            term_jobs = [(*job, self._page_cards(job[1])) for job in term_pages]
+            # Only the pages rendered again take their cards: 8,000 pages at 100,000 listings.
+            self._render_all(pool, writer, cache, "category and city pages", term_pages, observer,
+                             complete=lambda job: (*job, self._page_cards(job[1])))
             self.cards = None
-            self._render_all(pool, writer, cache, "category and city pages", term_jobs, observer)
         cache.save()
         writer.write_file(cfg.index_save_as, self.get_template("directory/index"), self.context)
         not_found = self.get_template("404")
@@ -463,13 +464,15 @@ class DirectoryGenerator(Generator):
         with pool:
             return marshal.loads(result.get())
 
-    def _render_all(self, pool, writer, cache, label, jobs, observer):
+    def _render_all(self, pool, writer, cache, label, jobs, observer, complete=None):
+        """Render the pages of ``jobs`` that the cache does not keep, each job made whole
+        by ``complete`` first when given."""
         todo, kept = [], []
         for job, fresh in zip(jobs, cache.fresh([(job[2], job[3]) for job in jobs])):
             if fresh:
                 kept.append(job[2])
             else:
-                todo.append(job)
+                todo.append(job if complete is None else complete(job))
         self.stats["skipped"] += len(kept)
         if isinstance(writer, DalilWriter):
             writer.claim_unchanged(output_file_paths(writer.output_path, kept))
