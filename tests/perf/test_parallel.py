@@ -124,6 +124,27 @@ def test_a_rebuild_remakes_the_vcards_whose_data_changed_and_keeps_the_rest(tmp_
     assert cards["qahwa"].read_bytes() == originals["qahwa"]
 
 
+def test_a_rebuild_remakes_the_vcards_deleted_or_changed_since_the_last(tmp_path):
+    files = sb.base_files()
+    files.update(sb.listing("zaytouna", "مطعم الزيتونة", Phone="+212 522 000 000"))
+    files.update(sb.listing("qahwa", "مقهى القهوة"))
+    files.update(sb.listing("atlas", "مطعم الأطلس"))
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True}
+    first = sb.build_site(tmp_path, files, **settings)
+    assert first.returncode == 0, first.log
+    cards = {slug: first.output / f"directory/listing/{slug}/contact.vcf"
+             for slug in ("zaytouna", "qahwa", "atlas")}
+    made = {slug: path.read_bytes() for slug, path in cards.items()}
+    cards["zaytouna"].unlink()
+    cards["qahwa"].write_bytes(b"BEGIN:VCARD\r\n")
+    stamp = os.stat(cards["atlas"]).st_mtime_ns
+    second = sb.run_pelican(tmp_path)
+    assert second.returncode == 0, second.log
+    assert {slug: path.read_bytes() for slug, path in cards.items()} == made
+    assert vobject.readOne(cards["zaytouna"].read_text(encoding="utf-8")).tel.value == "+212 522 000 000"
+    assert os.stat(cards["atlas"]).st_mtime_ns == stamp
+
+
 def test_a_rebuild_remakes_the_prepared_search_index_when_the_index_changed(tmp_path):
     files = sb.base_files()
     files.update(sb.listing("zaytouna", "مطعم الزيتونة"))

@@ -172,6 +172,29 @@ def test_output_paths_joined_by_concatenation_are_those_normalising_gives(relpat
         assert target.startswith(files.root.rstrip("/") + "/")
 
 
+def test_files_measured_ahead_are_not_stamped_again(tmp_path, monkeypatch):
+    from dalil.core import output
+    from dalil.core.output import OutputFiles, measure_ahead, measured_ahead
+
+    out = tmp_path / "out"
+    (out / "b").mkdir(parents=True)
+    (out / "b" / "kept.vcf").write_bytes(b"abc")
+    (out / "b" / "changed.vcf").write_bytes(b"abcd")
+    monkeypatch.setattr(output, "_MEASURED_AHEAD", {})
+    measure_ahead("cards", lambda settings: ["b/kept.vcf", "b/changed.vcf", "b/gone.vcf", "../x"])
+    # A path that needs normalising is left to the build, which refuses it.
+    measured = measured_ahead({}, str(out))
+    assert measured == {"b/kept.vcf": 3, "b/changed.vcf": 4, "b/gone.vcf": None}
+
+    files = OutputFiles(out)
+    files.measured.update(measured)
+    (out / "b" / "kept.vcf").unlink()  # after it was measured: the measure stands
+    (out / "b" / "late.vcf").write_bytes(b"x")  # not measured: stamped now
+    expected = [("b/kept.vcf", 3), ("b/changed.vcf", 3), ("b/gone.vcf", 0), ("b/late.vcf", 1)]
+    assert files.keep_unchanged(expected) == [True, False, False, True]
+    assert files.counts() == (0, 2)
+
+
 def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
     from dalil.core.output import DuplicateOutput, OutputFiles, UnsafeOutputPath
 

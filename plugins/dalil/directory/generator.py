@@ -22,7 +22,7 @@ from dalil.core.errors import ContentErrors
 from dalil.core.i18n import N_
 from dalil.core.memory import kept_for_the_build, leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
-from dalil.core.output import OBSERVER_KEY, output_files, write_if_changed
+from dalil.core.output import OBSERVER_KEY, measured_ahead, output_files, write_if_changed
 from dalil.core.pages import register_page
 from dalil.core.settings import BUILD_MEMORY_KEY
 from dalil.core.parallel import Pool, worker_count
@@ -94,6 +94,7 @@ class DirectoryGenerator(Generator):
         self.unloaded_texts = {}  # listing -> its record: its HTML still in the cache
         self._sizing = None  # (pool, result) of a worker measuring the last build's pages
         self._stored_pages = None  # the last build's page digests, loaded ahead (stored_pages)
+        self._page_sizes = None  # the sizes _sizing measured, once taken (_measured_sizes)
         self._ignored = None  # IGNORE_FILES as one compiled expression (see _include_name)
         self.cached_texts = self.source_cache.texts
         self.sources_read = 0
@@ -182,8 +183,9 @@ class DirectoryGenerator(Generator):
             # Loaded while the worker still lists: the pages' digests, for generate_output.
             self._stored_pages = stored_pages(self.settings)
             listed = listing.get()
-            # Then, while this process makes the model, a worker measures the pages the last
-            # build wrote (see PageCache): a third process at once would slow both.
+            # Then, while this process makes the model, a worker measures the pages and the
+            # files other generators name (measure_ahead) that the last build wrote (see
+            # PageCache): a third process at once would slow both.
             self._sizing = pool, pool.submit(_last_build_sizes)
         else:  # nothing to load meanwhile
             cache.load()
@@ -360,6 +362,9 @@ class DirectoryGenerator(Generator):
             # Last: only the next build needs it.
             output_files(self.context).in_background(self.source_cache.save,
                                                      forked=self.workers > 1, rank=-1)
+        # Before the exports start, which then stamp no card: the worker has mostly finished
+        # (100,000 cards stamped on the core the model leaves idle, not beside the pages).
+        self._take_measured()
         self.context[CONTEXT_KEY] = self.directory
         # Listing pages tell "open now" with the build's zone data (see hours.utc_offsets).
         self.context[UTC_OFFSETS_KEY] = ";".join(
@@ -455,14 +460,23 @@ class DirectoryGenerator(Generator):
         for save_as in cfg.not_found_save_as:
             writer.write_file(save_as, not_found, self.context, noindex=True)
 
+    def _take_measured(self):
+        """Take what the reading worker measured of the last build's output (see
+        ``_start_reading``), once: the pages' sizes for ``_measured_sizes``, the other
+        files' (``measure_ahead``) for the build's ``OutputFiles.measured``."""
+        if self._sizing is not None and self._page_sizes is None:
+            self._page_sizes, others = marshal.loads(self._sizing[1].get())
+            output_files(self.context).measured.update(others)
+
     def _measured_sizes(self):
-        """The sizes of the last build's pages as a reading worker found them (see
-        ``_start_reading``), else None; the reading pool ends here."""
-        if self._sizing is None:
-            return None
-        (pool, result), self._sizing = self._sizing, None
-        with pool:
-            return marshal.loads(result.get())
+        """The sizes of the last build's pages as a reading worker found them, else None;
+        the reading pool ends here."""
+        if self._sizing is not None:
+            self._take_measured()
+            (pool, _), self._sizing = self._sizing, None
+            with pool:
+                pass
+        return self._page_sizes
 
     def _render_all(self, pool, writer, cache, label, jobs, observer, complete=None):
         """Render the pages of ``jobs`` that the cache does not keep, each job made whole
@@ -656,8 +670,11 @@ def near_me_index(settings):
 
 
 def _last_build_sizes(generator):
-    """``marshal`` data of ``last_build_sizes`` for the directory's pages (runs in a worker)."""
-    return marshal.dumps(last_build_sizes(generator.settings, generator.output_path))
+    """``marshal`` data of ``(page sizes, other sizes)``: ``measured_ahead``, first (the
+    exports start as the model is made), then ``last_build_sizes`` for the directory's
+    pages (runs in a worker)."""
+    others = measured_ahead(generator.settings, generator.output_path)
+    return marshal.dumps((last_build_sizes(generator.settings, generator.output_path), others))
 
 
 def _list_sources(generator, sources, stamped):
