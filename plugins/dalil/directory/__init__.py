@@ -12,8 +12,8 @@ from dalil.core.writer import get_writer
 
 from .articles import (check_article_slugs, check_page_slugs, claim_directory_folders,
                        fix_content_urls, forget_memoized_content, index_taxonomy_articles,
-                       keep_relative_source_path, publish_page_links, sanitize_content, save_content_pages,
-                       share_url_wrappers, write_empty_categories)
+                       keep_relative_source_path, publish_page_links, sanitize_content,
+                       save_content_pages, share_url_wrappers, write_empty_categories)
 from .generator import DirectoryGenerator
 from .reader import use_for_content
 

@@ -472,10 +472,9 @@ class DirectoryGenerator(Generator):
         """The sizes of the last build's pages as a reading worker found them, else None;
         the reading pool ends here."""
         if self._sizing is not None:
-            self._take_measured()
-            (pool, _), self._sizing = self._sizing, None
-            with pool:
-                pass
+            with self._sizing[0]:
+                self._take_measured()
+            self._sizing = None
         return self._page_sizes
 
     def _render_all(self, pool, writer, cache, label, jobs, observer, complete=None):
