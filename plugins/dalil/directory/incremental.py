@@ -239,16 +239,6 @@ def output_sizes(output_path, save_as_list):
             if stat is not None}
 
 
-def last_build_sizes(settings, output_path, name=CACHE_NAME):
-    """``output_sizes`` of the pages the last build wrote (in its ``PageCache`` file,
-    whatever its key): measured ahead, by a worker while the build reads."""
-    try:
-        _, pages = load_marshalled(os.path.join(settings["CACHE_PATH"], name))
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    return output_sizes(output_path, pages)
-
-
 def stored_pages(settings, name=CACHE_NAME):
     """``(key, {save_as: (digest, size)})`` as the last build kept them in ``name``, or None."""
     if not (settings.get("CACHE_CONTENT") and settings.get("LOAD_CONTENT_CACHE")):
@@ -258,6 +248,13 @@ def stored_pages(settings, name=CACHE_NAME):
     except (OSError, EOFError, ValueError, TypeError):
         return None
     return key, pages
+
+
+def last_build_sizes(settings, output_path, name=CACHE_NAME):
+    """``output_sizes`` of the pages the last build wrote (``stored_pages``, whatever its
+    key): measured ahead, by a worker while the build reads."""
+    stored = stored_pages(settings, name)
+    return {} if stored is None else output_sizes(output_path, stored[1])
 
 
 class PageCache:
