@@ -169,6 +169,8 @@ def test_a_rebuild_keeps_the_sitemaps_while_their_urls_and_dates_stand(tmp_path)
     files = sb.base_files()
     for number in range(5):
         files.update(sb.listing(f"shop-{number}", f"متجر {number}", Date=f"2026-0{number + 1}-01"))
+    # Undated: its <lastmod> is the site's newest date, which the third build moves.
+    files.update(sb.listing("undated", "متجر بلا تاريخ"))
     settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True, "DALIL_SITEMAPS_MAX_URLS": 3}
     first = sb.build_site(tmp_path / "site", files, **settings)
     assert first.returncode == 0, first.log
@@ -194,6 +196,23 @@ def test_a_rebuild_keeps_the_sitemaps_while_their_urls_and_dates_stand(tmp_path)
     assert clean.returncode == 0, clean.log
     for name in [path.name for path in maps] + ["sitemap-index.xml", "robots.txt"]:
         assert (first.output / name).read_bytes() == (clean.output / name).read_bytes(), name
+    # A listing gone, one new, one renamed (a new URL for its unchanged date).
+    (tmp_path / "site/content/listings/shop-4.md").unlink()
+    moved = {**sb.listing("shop-5", "متجر 5", Date="2026-10-01"),
+             **sb.listing("shop-one", "متجر 1", Date="2026-02-01", filename="shop-1")}
+    sb.write_site(tmp_path / "site", moved, **settings)
+    fourth = sb.run_pelican(tmp_path / "site")
+    assert fourth.returncode == 0, fourth.log
+    final = {name: data for name, data in {**files, **dated, **moved}.items()
+             if name != "listings/shop-4.md"}
+    clean = sb.build_site(tmp_path / "clean-again", final, DALIL_SITEMAPS_MAX_URLS=3)
+    assert clean.returncode == 0, clean.log
+    made = sorted(path.name for path in clean.output.glob("sitemap*.xml"))
+    assert made == sorted(path.name for path in first.output.glob("sitemap*.xml"))
+    for name in made + ["robots.txt"]:
+        assert (first.output / name).read_bytes() == (clean.output / name).read_bytes(), name
+    assert any("/directory/listing/shop-one/<" in (first.output / name).read_text(encoding="utf-8")
+               for name in made)
 
 
 def test_a_rebuild_redraws_the_pages_whose_menu_changed(tmp_path):
