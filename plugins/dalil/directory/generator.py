@@ -3,6 +3,7 @@
 import contextlib
 import datetime as dt
 import fnmatch
+import hashlib
 import logging
 import marshal
 import os
@@ -90,7 +91,6 @@ class DirectoryGenerator(Generator):
         self.collator = None  # loaded on first use, dropped once the listings are sorted
         self.sort_keys = {}  # id(listing or term) -> collation key of its name
         self.known_sort_keys = {}  # name -> collation key, from the cache
-        self.record_digests = {}  # id(listing) -> digest of its own fields, until the model is made
         self.unloaded_texts = {}  # listing -> its record: its HTML still in the cache
         self._sizing = None  # (pool, result) of a worker measuring the last build's pages
         self._stored_pages = None  # the last build's page digests, loaded ahead (stored_pages)
@@ -298,9 +298,18 @@ class DirectoryGenerator(Generator):
         return terms
 
     def _read_listings(self, records, categories, cities, errors):
-        by_slug, unloaded = {}, self.unloaded_texts
-        sort_keys, record_digests = self.sort_keys, self.record_digests
+        """``(listings by slug, digests)``: ``digests`` (with the content cache, else None)
+        maps each listing to the digest of everything it shows of itself and its terms, the
+        key of its page, its card and its export rows from one build to the next."""
+        by_slug, unloaded, sort_keys = {}, self.unloaded_texts, self.sort_keys
         from_iso, modified_at = dt.datetime.fromisoformat, _DATES[1]
+        digests = term_digests = None
+        if self.settings.get("CACHE_CONTENT"):
+            # Fixed-size digests (the record's covers the listing's URL and path): no repr
+            # for each of 100,000.
+            digests, blake2b = {}, hashlib.blake2b
+            term_digests = {id(term): digest(repr(term_key(term)))
+                            for term in (*categories.values(), *cities.values())}
         for record in records:
             if record.__class__ is not tuple:  # not is_listing: stopped by its problems
                 for key, known in (("category", categories), ("city", cities)):
@@ -337,8 +346,10 @@ class DirectoryGenerator(Generator):
             if html_unloaded:
                 unloaded[listing] = record  # its file and digest: see _load_texts
             sort_keys[id(listing)] = sort_key
-            record_digests[id(listing)] = record_digest
-        return [by_slug[slug] for slug in sorted(by_slug)]
+            if digests is not None:
+                digests[listing] = blake2b(record_digest + term_digests[id(category)]
+                                           + term_digests[id(city)], digest_size=16).digest()
+        return [by_slug[slug] for slug in sorted(by_slug)], digests
 
     def generate_context(self):
         if self.directory is None:
@@ -382,7 +393,7 @@ class DirectoryGenerator(Generator):
         categories = self._read_terms("category", records["category"], cfg.category_url,
                                       cfg.category_save_as, errors)
         cities = self._read_terms("city", records["city"], cfg.city_url, cfg.city_save_as, errors)
-        listings = self._read_listings(records["listing"], categories, cities, errors)
+        listings, digests = self._read_listings(records["listing"], categories, cities, errors)
         published = [listing for listing in listings if listing.status == "published"]
         sort_keys = self.sort_keys
         # One stable sort by name of listings in slug order: each term's listings by name,
@@ -411,9 +422,8 @@ class DirectoryGenerator(Generator):
         directory.newest_by_term = newest_by_term
         self.sort_keys = self.known_sort_keys = {}  # sorted: not needed any more
         self.collator = None
-        if self.settings.get("CACHE_CONTENT"):
-            directory.digests = self._listing_digests(directory, listings)
-        self.record_digests = {}
+        if digests is not None:
+            directory.digests = digests
         return directory
 
     # -- writing ---------------------------------------------------------
@@ -546,17 +556,6 @@ class DirectoryGenerator(Generator):
             path = output_file_path(writer.output_path, save_as)
             writer.claim(path)
             writer.record(path, changed)
-
-    def _listing_digests(self, directory, listings):
-        """``listing -> digest`` of everything it shows of itself and its terms."""
-        term_digests = {id(term): digest(repr(term_key(term)))
-                        for term in (*directory.categories, *directory.cities)}
-        # Fixed-size digests (the record's covers the listing's URL and path): no repr for
-        # each of 100,000.
-        record_digests = self.record_digests
-        return {listing: digest(record_digests[id(listing)] + term_digests[id(listing.category)]
-                                + term_digests[id(listing.city)])
-                for listing in listings}
 
     def _term_pages(self, term, page_digest, listing_digests):
         """``(number, save_as, digest)`` of each page of a category or city."""
