@@ -4,8 +4,10 @@ import contextlib
 import datetime as dt
 import fnmatch
 import hashlib
+import itertools
 import logging
 import marshal
+import operator
 import os
 import posixpath
 import re
@@ -52,6 +54,7 @@ TEMPLATES_DIR = Path(__file__).parent / "templates"
 _SLUG, _CATEGORY, _CITY, _SUMMARY, _CONTENT = (
     LISTING_INDEX[name] for name in ("slug", "category", "city", "summary", "content"))
 _DATES = (LISTING_INDEX["date"], LISTING_INDEX["modified"])
+_SAVE_AS = operator.attrgetter("save_as")
 UTC_OFFSETS_KEY = "dalil_utc_offsets"
 # How many of the newest listings the model keeps for ``Directory.recent``.
 NEWEST_KNOWN = 64
@@ -448,21 +451,26 @@ class DirectoryGenerator(Generator):
         # they are (a repr of them took 60 µs a page).
         term_page_digest = ((lambda head, digests: digest(head + b"".join(digests)))
                             if cache.enabled else (lambda head, digests: None))
-        listing_jobs = [("listing", index, listing.save_as, listing_digests[listing])
-                        for index, listing in enumerate(self.page_listings)]
-        term_pages = [("term", (kind, index, number), save_as, page_digest)
-                      for kind, terms in (("category", directory.categories), ("city", directory.cities))
-                      for index, term in enumerate(terms)
-                      for number, save_as, page_digest
-                      in self._term_pages(term, term_page_digest, listing_digests)]
+        # Pages as columns (refs, save_as, digests): a job is made only for a page rendered
+        # again, and the cache checks the 100,000 others in a few passes made in C.
+        listings = self.page_listings
+        listing_pages = (range(len(listings)), list(map(_SAVE_AS, listings)),
+                         list(map(listing_digests.__getitem__, listings)))
+        term_pages = tuple(map(list, zip(*[
+            ((kind, index, number), save_as, page_digest)
+            for kind, terms in (("category", directory.categories), ("city", directory.cities))
+            for index, term in enumerate(terms)
+            for number, save_as, page_digest
+            in self._term_pages(term, term_page_digest, listing_digests)]))) or ([], [], [])
         # Each listing's card, made with its page, for its category's and city's pages.
         self.cards = {} if "page_cards" in undeclared_names(self.env, term_template.name) else None
         observer = self.context.get(OBSERVER_KEY)
         with Pool(self, self.workers) as pool:
-            self._render_all(pool, writer, cache, "listing pages", listing_jobs, observer)
+            self._render_all(pool, writer, cache, "listing pages", "listing", listing_pages,
+                             observer)
             # Only the pages rendered again take their cards: 8,000 pages at 100,000 listings.
-            self._render_all(pool, writer, cache, "category and city pages", term_pages, observer,
-                             complete=lambda job: (*job, self._page_cards(job[1])))
+            self._render_all(pool, writer, cache, "category and city pages", "term", term_pages,
+                             observer, complete=lambda job: (*job, self._page_cards(job[1])))
             self.cards = None
         cache.save()
         writer.write_file(cfg.index_save_as, self.get_template("directory/index"), self.context)
@@ -487,15 +495,17 @@ class DirectoryGenerator(Generator):
             self._sizing = None
         return self._page_sizes
 
-    def _render_all(self, pool, writer, cache, label, jobs, observer, complete=None):
-        """Render the pages of ``jobs`` that the cache does not keep, each job made whole
-        by ``complete`` first when given."""
-        todo, kept = [], []
-        for job, fresh in zip(jobs, cache.fresh([(job[2], job[3]) for job in jobs])):
-            if fresh:
-                kept.append(job[2])
-            else:
-                todo.append(job if complete is None else complete(job))
+    def _render_all(self, pool, writer, cache, label, kind, pages, observer, complete=None):
+        """Render the pages of ``kind`` that the cache does not keep, ``pages`` their refs,
+        ``save_as`` and digests (three sequences); a page's job is ``(kind, ref, save_as,
+        digest)``, made whole by ``complete`` when given."""
+        refs, save_as_list, digests = pages
+        fresh = cache.fresh(save_as_list, digests)
+        kept = list(itertools.compress(save_as_list, fresh))
+        todo = [(kind, refs[index], save_as_list[index], digests[index])
+                for index in itertools.compress(range(len(fresh)), map(operator.not_, fresh))]
+        if complete is not None:
+            todo = [complete(job) for job in todo]
         self.stats["skipped"] += len(kept)
         if isinstance(writer, DalilWriter):
             writer.claim_unchanged(output_file_paths(writer.output_path, kept))
@@ -510,8 +520,8 @@ class DirectoryGenerator(Generator):
                 self.cards[id(self.page_listings[job[1]])] = card
             progress.advance()
         progress.done()
-        if observer is not None and jobs:
-            observer.mark(jobs[-1][2], count=len(jobs))
+        if observer is not None and save_as_list:
+            observer.mark(save_as_list[-1], count=len(save_as_list))
 
     def _page_cards(self, ref):
         """The cards of a term page's listings made with their own pages (see term.html)."""

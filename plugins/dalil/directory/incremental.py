@@ -13,8 +13,10 @@ import dataclasses
 import datetime as dt
 import functools
 import hashlib
+import itertools
 import logging
 import marshal
+import operator
 import os
 import weakref
 from pathlib import Path
@@ -278,21 +280,17 @@ class PageCache:
 
     def is_fresh(self, save_as, page_digest):
         """True if the page need not be rendered again."""
-        return self.fresh([(save_as, page_digest)])[0]
+        return self.fresh([save_as], [page_digest])[0]
 
-    def fresh(self, pages):
-        """``is_fresh`` of each ``(save_as, digest)`` of ``pages``: its digest is the one
-        the last build wrote it from, and its file is still there with that size."""
+    def fresh(self, save_as_list, digests):
+        """``is_fresh`` of each page of ``save_as_list``, whose digests are ``digests``: its
+        digest is the one the last build wrote it from, and its file is still there with
+        that size. In passes made in C: 100,000 listings' pages in a rebuild."""
         if self.sizes is None:
             self.sizes = output_sizes(self.output_path, list(self.previous))
-        previous, current, sizes = self.previous, self.current, self.sizes
-        flags = []
-        for save_as, page_digest in pages:
-            known = previous.get(save_as)
-            fresh = known is not None and known[0] == page_digest and sizes.get(save_as) == known[1]
-            if fresh:
-                current[save_as] = known
-            flags.append(fresh)
+        known = list(map(self.previous.get, save_as_list))  # (digest, size) as last written
+        flags = list(map(operator.eq, known, zip(digests, map(self.sizes.get, save_as_list))))
+        self.current.update(itertools.compress(zip(save_as_list, known), flags))
         return flags
 
     def store(self, save_as, page_digest, size):
