@@ -11,7 +11,9 @@ import concurrent.futures
 import contextlib
 import filecmp
 import hashlib
+import itertools
 import marshal
+import operator
 import os
 import struct
 import threading
@@ -352,17 +354,19 @@ class OutputFiles:
         file is still there with that size, and it is then this build's output as it
         stands. The files are stamped together (``stats_below``), but for those measured
         ahead (``measured``), and taken in together: 100,000 vCards in a rebuild."""
-        targets = [self.path_for(relpath) for relpath, _ in expected]
+        # In passes made in C, but for path_for.
+        relpaths, expected_sizes = zip(*expected) if expected else ((), ())
+        targets = list(map(self.path_for, relpaths))
         prefix_length = len(self._root_prefix)
-        measured, unknown = self.measured, object()
-        sizes = [measured.get(relpath, unknown) for relpath, _ in expected]
-        unmeasured = [index for index, size in enumerate(sizes) if size is unknown]
-        stats = stats_below(self.root, [targets[index][prefix_length:] for index in unmeasured]
-                            ) if unmeasured else []
-        for index, stat in zip(unmeasured, stats):
-            sizes[index] = None if stat is None else stat.st_size
-        flags = [found == size for (_, size), found in zip(expected, sizes)]
-        kept = [target for target, flag in zip(targets, flags) if flag]
+        unknown = object()
+        sizes = list(map(self.measured.get, relpaths, itertools.repeat(unknown)))
+        if unknown in sizes:
+            unmeasured = [index for index, size in enumerate(sizes) if size is unknown]
+            stats = stats_below(self.root, [targets[index][prefix_length:] for index in unmeasured])
+            for index, stat in zip(unmeasured, stats):
+                sizes[index] = None if stat is None else stat.st_size
+        flags = list(map(operator.eq, sizes, expected_sizes))
+        kept = list(itertools.compress(targets, flags))
         if len(set(kept)) != len(kept) or not self.written.keys().isdisjoint(kept):
             for (relpath, _), target, flag in zip(expected, targets, flags):
                 if flag:

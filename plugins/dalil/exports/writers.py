@@ -8,7 +8,9 @@ rows are kept for the next build, which makes again only those of listings that 
 import concurrent.futures
 import contextlib
 import csv
+import itertools
 import json
+import operator
 import os
 
 from dalil.core.compression import PRECOMPRESSED
@@ -164,15 +166,15 @@ def write_vcards(files, listings, digests, save_as):
     Returns the number of cards."""
     purpose = ("vCards", save_as)
     known = files.load_derived(CARDS_MEMO, purpose) or {}
-    keys = [digests.get(listing) for listing in listings]
-    known_keys = [key for key in keys if key in known]
-    flags = files.keep_unchanged([known[key] for key in known_keys])
-    kept = {key for key, flag in zip(known_keys, flags) if flag}
-    made = {}
-    for listing, key in zip(listings, keys):
-        if key in kept:
-            made[key] = known[key]
-            continue
+    # In passes made in C: 100,000 cards kept in a rebuild.
+    keys = list(map(digests.get, listings))
+    known_keys = list(filter(known.__contains__, keys))
+    flags = files.keep_unchanged(list(map(known.__getitem__, known_keys)))
+    kept = set(itertools.compress(known_keys, flags))
+    kept_flags = list(map(kept.__contains__, keys))
+    made = dict(zip(itertools.compress(keys, kept_flags),
+                    map(known.__getitem__, itertools.compress(keys, kept_flags))))
+    for listing, key in itertools.compress(zip(listings, keys), map(operator.not_, kept_flags)):
         relpath = save_as.format(slug=listing.slug)
         data = listing_vcard(listing).encode("utf-8")
         files.write(relpath, data)
