@@ -618,8 +618,10 @@ def test_brotli_parts_join_into_one_stream_a_little_larger_than_one_compression(
     assert brotli.decompress(b"".join(brotli_parts(b""))) == b""
 
 
-def test_export_rows_are_made_again_only_for_listings_whose_digest_changed(tmp_path, monkeypatch):
+def test_export_rows_are_made_again_only_for_the_part_of_a_listing_whose_digest_changed(
+        tmp_path, monkeypatch):
     import dataclasses
+    import hashlib
 
     from benchmarks.exports import synthetic_directory
     from dalil.core.output import OutputFiles
@@ -632,8 +634,9 @@ def test_export_rows_are_made_again_only_for_listings_whose_digest_changed(tmp_p
                         lambda listing, siteurl: made.append(listing.slug) or original(listing, siteurl))
     settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True,
                 "CACHE_PATH": str(tmp_path / "cache"), "SITEURL": "https://x.test"}
-    directory = synthetic_directory(20)
-    directory.digests = {listing: listing.slug.encode() for listing in directory.listings}
+    directory = synthetic_directory(1200)
+    directory.digests = {listing: hashlib.blake2b(listing.slug.encode(), digest_size=16).digest()
+                         for listing in directory.listings}
     names = ("export.json", "export.csv", "export.geojson")
 
     def build(directory, out, extra_settings=(), **config):
@@ -644,24 +647,40 @@ def test_export_rows_are_made_again_only_for_listings_whose_digest_changed(tmp_p
         return {name: (tmp_path / out / "directory" / name).read_bytes() for name in names
                 if (tmp_path / out / "directory" / name).exists()}, list(made)
 
+    def part_of(slug):
+        return next(slugs for slugs in ([listing.slug for listing in listings] for listings, _
+                                        in writers.listing_parts(directory.listings, directory.digests))
+                    if slug in slugs)
+
     first, made_first = build(directory, "out")
-    assert len(made_first) == 20
-    # One listing renamed, with a new digest: its rows alone are made again.
-    renamed = dataclasses.replace(directory.listings[7], name="اسم جديد")
-    directory.listings[7] = renamed
-    directory.digests[renamed] = b"renamed"
+    assert len(made_first) == 1200
+    # One listing renamed, with a new digest: the rows of its part alone are made again.
+    renamed = dataclasses.replace(directory.listings[700], name="اسم جديد")
+    old_digest = directory.digests[directory.listings[700]]
+    directory.listings[700] = renamed
+    directory.digests[renamed] = old_digest[:-1] + bytes([old_digest[-1] ^ 1])
     second, made_second = build(directory, "out")
-    assert made_second == [renamed.slug]
+    assert made_second == part_of(renamed.slug) and 0 < len(made_second) < 600
     without_memo, _ = build(directory, "clean", {"CACHE_CONTENT": False})
     assert second == without_memo and second != first
     assert "اسم جديد" in second["export.csv"].decode("utf-8")
+    # A listing removed or added: the rows of the part it leaves or joins are made again.
+    removed = directory.listings.pop(300)
+    neighbour = directory.listings[300].slug
+    third, made_third = build(directory, "out")
+    assert made_third == part_of(neighbour) and 0 < len(made_third) < 600
+    assert removed.slug not in third["export.csv"].decode("utf-8")
+    directory.listings.insert(300, removed)
+    fourth, made_fourth = build(directory, "out")
+    assert made_fourth == part_of(removed.slug) and fourth == second
     # A digest that did not change keeps its rows, whatever the listing holds now.
     directory.listings[3] = dataclasses.replace(directory.listings[3], name="لم يتغير مفتاحه")
-    directory.digests[directory.listings[3]] = directory.listings[3].slug.encode()
+    directory.digests[directory.listings[3]] = hashlib.blake2b(
+        directory.listings[3].slug.encode(), digest_size=16).digest()
     assert "لم يتغير مفتاحه" not in build(directory, "out")[0]["export.json"].decode("utf-8")
     # Other settings (a salt of their own) or files (another set of rows): all made again.
-    assert len(build(directory, "out", {"SITEURL": "https://other.test"})[1]) == 20
-    assert len(build(directory, "out", csv_save_as="")[1]) == 20
+    assert len(build(directory, "out", {"SITEURL": "https://other.test"})[1]) == 1200
+    assert len(build(directory, "out", csv_save_as="")[1]) == 1200
 
 
 def test_a_once_part_is_rendered_once_per_set_of_values_and_gives_the_same_bytes():

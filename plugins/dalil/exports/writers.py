@@ -8,6 +8,7 @@ rows are kept for the next build, which makes again only those of listings that 
 import concurrent.futures
 import contextlib
 import csv
+import hashlib
 import itertools
 import json
 import operator
@@ -37,11 +38,15 @@ class JsonArrayWriter:
         """The listing's line (UTF-8), or None when it has none in this file."""
         return json.dumps(record, ensure_ascii=False, allow_nan=False).encode("utf-8")
 
-    def write(self, rows):
-        """Write ``rows`` (a listing's line each, or None where it has none)."""
-        rows = [row for row in rows if row is not None]
-        if rows:
-            self.stream.write(self.separator + b"\n" + b",\n".join(rows))
+    @staticmethod
+    def join(rows):
+        """The text of ``rows`` (a listing's line each, or None where it has none) together."""
+        return b",\n".join(row for row in rows if row is not None)
+
+    def write(self, text):
+        """Write what ``join`` made of some listings' rows."""
+        if text:
+            self.stream.write(self.separator + b"\n" + text)
             self.separator = b","
 
     def close(self):
@@ -79,17 +84,45 @@ class CsvWriter:
     def row(self, record, listing):
         return self.rows.writerow([guard_cell(record[name]) for name in FIELDS]).encode("utf-8")
 
-    def write(self, rows):
-        self.stream.write(b"".join(rows))
+    @staticmethod
+    def join(rows):
+        return b"".join(rows)
+
+    def write(self, text):
+        self.stream.write(text)
 
     def close(self):
         pass
 
 
-# A listing's rows, kept from one build to the next by its digest (``Directory.digests``):
-# an edit makes the edited listing's rows again, the others are copied.
+# The listings' rows in parts, each kept from one build to the next by its listings'
+# digests (``Directory.digests``): an edit makes the rows of the edited listing's part
+# again, the others are copied whole (a few hundred texts to load and save, not 300,000).
 ROWS_MEMO = "dalil_export_rows.marshal"
-ROWS_PER_WRITE = 512
+# A part ends after a listing whose digest starts with a zero byte (one in 256), or at
+# the maximum: ends set by the content, so that a listing added or removed changes the
+# key of its own part only.
+ROWS_PER_PART_MAX = 2048
+
+
+def listing_parts(listings, digests):
+    """``(listings, key)`` of each part of ``listings``: ``key`` the digest of their digests,
+    None when one of them has none (no content cache: parts of the maximum size)."""
+    keys = list(map(digests.get, listings))
+    if None in keys:
+        return [(listings[start:start + ROWS_PER_PART_MAX], None)
+                for start in range(0, len(listings), ROWS_PER_PART_MAX)]
+    ends = [index + 1 for index, key in enumerate(keys) if key[0] == 0]
+    parts, start = [], 0
+    for end in (*ends, len(keys)):
+        while end - start > ROWS_PER_PART_MAX:
+            parts.append((start, start + ROWS_PER_PART_MAX))
+            start += ROWS_PER_PART_MAX
+        if end > start:
+            parts.append((start, end))
+            start = end
+    return [(listings[start:end], hashlib.blake2b(b"".join(keys[start:end]), digest_size=16).digest())
+            for start, end in parts]
 
 
 def write_exports(files, directory, config, siteurl):
@@ -107,21 +140,18 @@ def write_exports(files, directory, config, siteurl):
                                              (config.geojson_save_as, GeoJsonWriter)) if save_as]
             purpose = ("export rows", *(type(writer).__name__ for writer in writers))
             known, kept = files.load_derived(ROWS_MEMO, purpose) or {}, {}
-            digests, listings = directory.digests, directory.listings
-            # A few hundred listings' rows at a time: one write for each file.
-            for start in range(0, len(listings), ROWS_PER_WRITE):
-                chunk = []
-                for listing in listings[start:start + ROWS_PER_WRITE]:
-                    key = digests.get(listing)
-                    rows = known.get(key) if key is not None else None
-                    if rows is None:
-                        record = export_record(listing, siteurl)
-                        rows = tuple(writer.row(record, listing) for writer in writers)
-                    if key is not None:
-                        kept[key] = rows
-                    chunk.append(rows)
-                for writer, rows in zip(writers, zip(*chunk)):
-                    writer.write(rows)
+            digests = directory.digests
+            # A part's rows at a time: one write for each file.
+            for listings, key in listing_parts(directory.listings, digests):
+                texts = known.get(key) if key is not None else None
+                if texts is None:
+                    records = [(export_record(listing, siteurl), listing) for listing in listings]
+                    texts = tuple(writer.join([writer.row(*pair) for pair in records])
+                                  for writer in writers)
+                if key is not None:
+                    kept[key] = texts
+                for writer, text in zip(writers, texts):
+                    writer.write(text)
             for writer in writers:
                 writer.close()
             count += len(writers)
