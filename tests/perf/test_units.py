@@ -625,6 +625,7 @@ def test_export_rows_are_made_again_only_for_the_part_of_a_listing_whose_digest_
 
     from benchmarks.exports import synthetic_directory
     from dalil.core.output import OutputFiles
+    from dalil.directory.model import listing_parts
     from dalil.exports import writers
     from dalil.exports.settings import ExportSettings
 
@@ -649,7 +650,7 @@ def test_export_rows_are_made_again_only_for_the_part_of_a_listing_whose_digest_
 
     def part_of(slug):
         return next(slugs for slugs in ([listing.slug for listing in listings] for listings, _
-                                        in writers.listing_parts(directory.listings, directory.digests))
+                                        in listing_parts(directory.listings, directory.digests))
                     if slug in slugs)
 
     first, made_first = build(directory, "out")

@@ -256,34 +256,44 @@ def test_the_index_written_in_pieces_is_the_index_as_one_json_text(count):
     assert json.loads(serialise(entries)) == entries
 
 
-def test_a_memo_of_entries_makes_only_the_changed_listings_entries(monkeypatch):
+def test_a_memo_of_entries_makes_only_the_changed_listings_parts_entries(monkeypatch):
     import dataclasses
+    import hashlib
 
     from benchmarks.exports import synthetic_directory
+    from dalil.directory.model import listing_parts
     from dalil.search import index
 
     made = []
     original = index.listing_entry
     monkeypatch.setattr(index, "listing_entry", lambda listing: made.append(listing.slug) or original(listing))
-    directory = synthetic_directory(12)
-    directory.digests = {listing: listing.slug.encode() for listing in directory.listings}
+    directory = synthetic_directory(1200)
+    directory.digests = {listing: hashlib.blake2b(listing.slug.encode(), digest_size=16).digest()
+                         for listing in directory.listings}
+    parts = listing_parts(directory.listings, directory.digests)
+    assert len(parts) > 2
     used = {}
-    first = [entry for entry, _ in index.index_parts(directory, [], [], None, used)]
-    assert len(made) == 12 and len(used) == 12
-    renamed = dataclasses.replace(directory.listings[5], name="اسم جديد")
-    directory.listings[5] = renamed
-    directory.digests[renamed] = b"renamed"
+    first = [entry for entries, _ in index.index_parts(directory, [], [], None, used)
+             for entry in entries]
+    assert len(made) == 1200 and len(used) == len(parts)
+    renamed = dataclasses.replace(directory.listings[700], name="اسم جديد")
+    old_digest = directory.digests[directory.listings[700]]
+    directory.listings[700] = renamed
+    directory.digests[renamed] = old_digest[:-1] + bytes([old_digest[-1] ^ 1])  # the same part ends
     made.clear()
     again = {}
-    # The memo is marshal data: the listings' JSON texts by digest.
-    pairs = index.index_parts(directory, [], [], marshal.loads(marshal.dumps(used)), again)
-    assert made == [renamed.slug]
-    assert set(again) == {directory.digests[listing] for listing in directory.listings}
-    assert [entry is None for entry, _ in pairs[:12]] == [number != 5 for number in range(12)]
-    texts = [text for _, text in pairs]
-    assert b"".join(index.serialised_texts(texts)).decode("utf-8") == index.serialise(
+    # The memo is marshal data: each part's entries' JSON texts, by the part's key.
+    found = index.index_parts(directory, [], [], marshal.loads(marshal.dumps(used)), again)
+    part = next([listing.slug for listing in listings] for listings, _ in parts
+                if any(listing.slug == renamed.slug for listing in listings))
+    assert made == part and 0 < len(made) < 600
+    assert set(again) == {key for _, key in listing_parts(directory.listings, directory.digests)}
+    assert [entries is None for entries, _ in found[:len(parts)]] == [
+        renamed.slug not in [listing.slug for listing in listings] for listings, _ in parts]
+    texts = [text for _, text in found]
+    assert b"".join(index.serialised_texts(texts, per_piece=1)).decode("utf-8") == index.serialise(
         index.build_entries(directory, [], []))
     second = json.loads(b"".join(index.serialised_texts(texts)))
     assert [entry["n"] for entry in second if entry["t"] == "listing"] == [
-        entry["n"] if number != 5 else "اسم جديد"
+        entry["n"] if number != 700 else "اسم جديد"
         for number, entry in enumerate(item for item in first if item["t"] == "listing")]

@@ -1,5 +1,6 @@
 """The directory model: built once per build, read by every writer."""
 
+import hashlib
 import heapq
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
@@ -195,3 +196,32 @@ class Directory:
     def popular_categories(self, count):
         ranked = sorted(self.categories, key=lambda term: (-len(term.listings), term.slug))
         return [term for term in ranked if term.listings][:count]
+
+
+# Listings in parts for the memos of what is made of them (``listing_parts``). A part
+# ends after a listing whose digest starts with a zero byte (one in 256), or at
+# the maximum: ends set by the content, so that a listing added or removed changes the
+# key of its own part only.
+LISTINGS_PER_PART_MAX = 2048
+
+
+def listing_parts(listings, digests):
+    """``(listings, key)`` of each part of ``listings``: ``key`` the digest of their digests
+    (``Directory.digests``), None when one of them has none (no content cache: parts of the
+    maximum size). A memo of what is made of each part (export rows, search entries) makes
+    again, in a rebuild, the part of an edited listing only."""
+    keys = list(map(digests.get, listings))
+    if None in keys:
+        return [(listings[start:start + LISTINGS_PER_PART_MAX], None)
+                for start in range(0, len(listings), LISTINGS_PER_PART_MAX)]
+    ends = [index + 1 for index, key in enumerate(keys) if key[0] == 0]
+    parts, start = [], 0
+    for end in (*ends, len(keys)):
+        while end - start > LISTINGS_PER_PART_MAX:
+            parts.append((start, start + LISTINGS_PER_PART_MAX))
+            start += LISTINGS_PER_PART_MAX
+        if end > start:
+            parts.append((start, end))
+            start = end
+    return [(listings[start:end], hashlib.blake2b(b"".join(keys[start:end]), digest_size=16).digest())
+            for start, end in parts]

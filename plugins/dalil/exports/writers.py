@@ -8,7 +8,6 @@ rows are kept for the next build, which makes again only those of listings that 
 import concurrent.futures
 import contextlib
 import csv
-import hashlib
 import itertools
 import json
 import operator
@@ -16,6 +15,7 @@ import os
 
 from dalil.core.compression import PRECOMPRESSED
 from dalil.core.output import load_marshalled
+from dalil.directory.model import listing_parts
 
 from .records import FIELDS, export_record, geojson_feature
 from .spreadsheet import guard_cell
@@ -95,35 +95,10 @@ class CsvWriter:
         pass
 
 
-# The listings' rows in parts, each kept from one build to the next by its listings'
-# digests (``Directory.digests``): an edit makes the rows of the edited listing's part
-# again, the others are copied whole (a few hundred texts to load and save, not 300,000).
+# The listings' rows in parts (``listing_parts``), each kept from one build to the next by
+# its key: an edit makes the rows of the edited listing's part again, the others are
+# copied whole (a few hundred texts to load and save, not 300,000).
 ROWS_MEMO = "dalil_export_rows.marshal"
-# A part ends after a listing whose digest starts with a zero byte (one in 256), or at
-# the maximum: ends set by the content, so that a listing added or removed changes the
-# key of its own part only.
-ROWS_PER_PART_MAX = 2048
-
-
-def listing_parts(listings, digests):
-    """``(listings, key)`` of each part of ``listings``: ``key`` the digest of their digests,
-    None when one of them has none (no content cache: parts of the maximum size)."""
-    keys = list(map(digests.get, listings))
-    if None in keys:
-        return [(listings[start:start + ROWS_PER_PART_MAX], None)
-                for start in range(0, len(listings), ROWS_PER_PART_MAX)]
-    ends = [index + 1 for index, key in enumerate(keys) if key[0] == 0]
-    parts, start = [], 0
-    for end in (*ends, len(keys)):
-        while end - start > ROWS_PER_PART_MAX:
-            parts.append((start, start + ROWS_PER_PART_MAX))
-            start += ROWS_PER_PART_MAX
-        if end > start:
-            parts.append((start, end))
-            start = end
-    return [(listings[start:end], hashlib.blake2b(b"".join(keys[start:end]), digest_size=16).digest())
-            for start, end in parts]
-
 
 def write_exports(files, directory, config, siteurl):
     """Write every export of ``directory`` through ``files`` (a ``core.output.OutputFiles``).

@@ -30,7 +30,7 @@ OPENSEARCH_CONTEXT_KEY = "dalil_opensearch"
 # Read by category and city pages for their scoped search box.
 SEARCH_URL_CONTEXT_KEY = "dalil_search_url"
 ENTRIES_MEMO = "dalil_search_entries.marshal"
-ENTRIES_PURPOSE = "search entries' JSON"
+ENTRIES_PURPOSE = "search entries' JSON, by part"
 
 
 class SearchGenerator(Generator):
@@ -99,30 +99,31 @@ class SearchGenerator(Generator):
             if directory is None:
                 logger.warning("dalil.search: no directory model in the context; the search "
                                "index lists no listing (add dalil.directory to PLUGINS)")
-            # Each listing's entry is kept for the next build as its JSON, which makes
-            # those of changed listings only.
+            # Each part of the listings' entries is kept for the next build as its JSON,
+            # which makes those of changed listings' parts only.
             used = {}
-            pairs = index_parts(directory, self.context.get("articles", []),
+            parts = index_parts(directory, self.context.get("articles", []),
                                 self.context.get("pages", []),
                                 files.load_derived(ENTRIES_MEMO, ENTRIES_PURPOSE), used)
             files.save_derived(ENTRIES_MEMO, ENTRIES_PURPOSE, used)
             del used
-            texts = [text for _, text in pairs]
-            # Written in pieces: the index is never one string in memory.
+            texts = [text for _, text in parts]
+            # Written a part at a time: the index is never one string in memory.
             hasher = hashlib.blake2b(digest_size=16)
             with files.open(cfg.index_save_as, "wb") as handle:
-                for piece in serialised_texts(texts):
+                for piece in serialised_texts(texts, per_piece=1):
                     handle.write(piece)
                     hasher.update(piece)
             # The prepared index follows from the index's bytes alone: kept while they are.
             index_key = hasher.hexdigest()
             if cfg.prepared_save_as and not files.keep_if_current(cfg.prepared_save_as, index_key):
-                entries = [entry for entry, _ in pairs]
-                if any(entry is None for entry in entries):  # some came as JSON from the memo
+                if any(entries is None for entries, _ in parts):  # some came as JSON from the memo
                     entries = json.loads(b"".join(serialised_texts(texts)))
+                else:
+                    entries = [entry for part_entries, _ in parts for entry in part_entries]
                 files.write_keyed(cfg.prepared_save_as, index_key,
                                   serialise_prepared(prepared_index(entries)))
-            del pairs, texts
+            del parts, texts
             files.precompress(*filter(None, (cfg.index_save_as, cfg.prepared_save_as)))
         if cfg.schema_save_as:
             files.write(cfg.schema_save_as,

@@ -10,6 +10,7 @@ import logging
 
 from dalil.core.text import plain_text
 from dalil.core.urls import root_path
+from dalil.directory.model import listing_parts
 
 logger = logging.getLogger(__name__)
 
@@ -53,37 +54,40 @@ def content_entry(kind, item):
 
 def build_entries(directory, articles, pages):
     """Every entry, ordered by type then slug. Drafts and hidden items are never passed in."""
-    return [entry for entry, _ in index_parts(directory, articles, pages)]
+    return [entry for entries, _ in index_parts(directory, articles, pages) for entry in entries]
 
 
 def index_parts(directory, articles, pages, memo=None, used=None):
-    """``(entry, text)`` of every entry, ordered by type then slug, ``text`` the entry's
-    JSON as the index holds it (UTF-8). ``memo`` maps a listing's digest
-    (``Directory.digests``) to its text, and a listing found there has None for its
-    entry; ``used`` gets the listings' texts by digest: a rebuild encodes again only the
-    changed listings' entries. Listings and terms come by slug from the model."""
-    pairs = []
+    """``(entries, text)`` of each part of the entries, ordered by type then slug: the
+    listings in their parts (``listing_parts``), then the terms, then the other content;
+    ``text`` the part's entries' JSON as the index holds it, joined by commas (UTF-8).
+    ``memo`` maps a part of the listings' key to its text, and a part found there has
+    None for its entries; ``used`` gets the listings' parts' texts by key: a rebuild
+    encodes again only the entries of the parts of changed listings."""
+    parts = []
     if directory is not None:
-        memo, digests = memo or {}, directory.digests
-        for listing in directory.listings:
-            key = digests.get(listing)
+        memo = memo or {}
+        for listings, key in listing_parts(directory.listings, directory.digests):
             text = memo.get(key) if key is not None else None
+            entries = None
             if text is None:
-                entry = listing_entry(listing)
-                pair = (entry, entry_text(entry))
-            else:
-                pair = (None, text)
+                entries = [listing_entry(listing) for listing in listings]
+                text = b",".join(map(entry_text, entries))
             if used is not None and key is not None:
-                used[key] = pair[1]
-            pairs.append(pair)
-        pairs += [(entry, entry_text(entry)) for entry in
-                  (term_entry(term) for term in (*directory.categories, *directory.cities))]
+                used[key] = text
+            parts.append((entries, text))
+        parts.append(_part([term_entry(term) for term in (*directory.categories, *directory.cities)]))
     content = [content_entry(ARTICLE_TYPES[article.category.slug], article) for article in articles
                if getattr(article.category, "slug", "") in ARTICLE_TYPES]
     content += [content_entry("page", page) for page in pages]
     rank = {kind: number for number, kind in enumerate(TYPES)}
     content.sort(key=lambda entry: (rank[entry["t"]], entry["s"]))
-    return pairs + [(entry, entry_text(entry)) for entry in content]
+    parts.append(_part(content))
+    return [part for part in parts if part[0] != []]
+
+
+def _part(entries):
+    return entries, b",".join(map(entry_text, entries))
 
 
 # json.dumps with these options makes an encoder for each call: a third of the time of
@@ -97,8 +101,9 @@ def entry_text(entry):
 
 
 def serialised_texts(texts, per_piece=512):
-    """The index of the entries whose ``entry_text`` are ``texts``, as ``serialise`` gives
-    it (UTF-8), in pieces of ``per_piece`` entries: never one string in memory."""
+    """The index of the entries whose ``entry_text`` are ``texts`` (or the texts of parts of
+    them, as ``index_parts`` joins them), as ``serialise`` gives it (UTF-8), in pieces of
+    ``per_piece`` texts: never one string in memory."""
     yield b"["
     for start in range(0, len(texts), per_piece):
         yield (b"," if start else b"") + b",".join(texts[start:start + per_piece])
