@@ -2,7 +2,8 @@
 
 Each listing's rows are made once for every file and written as they come, so a
 large directory is never held as one text in memory; with the content cache its
-rows are kept for the next build, which makes again only those of listings that changed.
+rows are kept for the next build in parts (``listing_parts``), which makes again only
+those of the parts of listings that changed.
 """
 
 import concurrent.futures
