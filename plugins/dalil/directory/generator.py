@@ -3,7 +3,6 @@
 import contextlib
 import datetime as dt
 import fnmatch
-import hashlib
 import itertools
 import logging
 import marshal
@@ -310,7 +309,7 @@ class DirectoryGenerator(Generator):
         if self.settings.get("CACHE_CONTENT"):
             # Fixed-size digests (the record's covers the listing's URL and path): no repr
             # for each of 100,000.
-            digests, blake2b = {}, hashlib.blake2b
+            digests = {}
             term_digests = {id(term): digest(repr(term_key(term)))
                             for term in (*categories.values(), *cities.values())}
         for record in records:
@@ -350,8 +349,8 @@ class DirectoryGenerator(Generator):
                 unloaded[listing] = record  # its file and digest: see _load_texts
             sort_keys[id(listing)] = sort_key
             if digests is not None:
-                digests[listing] = blake2b(record_digest + term_digests[id(category)]
-                                           + term_digests[id(city)], digest_size=16).digest()
+                digests[listing] = digest(record_digest + term_digests[id(category)]
+                                          + term_digests[id(city)])
         return [by_slug[slug] for slug in sorted(by_slug)], digests
 
     def generate_context(self):

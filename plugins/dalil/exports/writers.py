@@ -101,6 +101,7 @@ class CsvWriter:
 # copied whole (a few hundred texts to load and save, not 300,000).
 ROWS_MEMO = "dalil_export_rows.marshal"
 
+
 def write_exports(files, directory, config, siteurl):
     """Write every export of ``directory`` through ``files`` (a ``core.output.OutputFiles``).
 
@@ -178,8 +179,7 @@ def write_vcards(files, listings, digests, save_as):
     flags = files.keep_unchanged(list(map(known.__getitem__, known_keys)))
     kept = set(itertools.compress(known_keys, flags))
     kept_flags = list(map(kept.__contains__, keys))
-    made = dict(zip(itertools.compress(keys, kept_flags),
-                    map(known.__getitem__, itertools.compress(keys, kept_flags))))
+    made = {key: known[key] for key in itertools.compress(keys, kept_flags)}
     for listing, key in itertools.compress(zip(listings, keys), map(operator.not_, kept_flags)):
         relpath = save_as.format(slug=listing.slug)
         data = listing_vcard(listing).encode("utf-8")
