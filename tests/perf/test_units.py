@@ -684,6 +684,75 @@ def test_export_rows_are_made_again_only_for_the_part_of_a_listing_whose_digest_
     assert len(build(directory, "out", csv_save_as="")[1]) == 1200
 
 
+def test_sitemap_lines_are_made_again_only_for_the_part_of_a_listing_whose_digest_changed(
+        monkeypatch):
+    import dataclasses
+    import hashlib
+    import marshal
+
+    from benchmarks.exports import synthetic_directory
+    from dalil.core.dates import rfc3339
+    from dalil.directory.model import listing_parts
+    from dalil.sitemaps import generator
+    from dalil.sitemaps.documents import Location, url_lines
+
+    made = []
+    monkeypatch.setattr(generator, "url_lines", lambda locations: made.extend(
+        location.loc for location in locations) or url_lines(locations))
+    site_date = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.timezone.utc)
+
+    def locations(entries):
+        return [Location("https://x.test/" + url, rfc3339(lastmod)) for url, lastmod in entries]
+
+    def lines(directory, known=None, used=None, lastmod=site_date):
+        made.clear()
+        return generator.listing_lines(directory, locations, lastmod, known, used), list(made)
+
+    def part_of(directory, slug):
+        return next(["https://x.test/" + listing.url for listing in listings]
+                    for listings, _ in listing_parts(directory.listings, directory.digests)
+                    if slug in [listing.slug for listing in listings])
+
+    directory = synthetic_directory(1200)
+    directory.digests = {listing: hashlib.blake2b(listing.slug.encode(), digest_size=16).digest()
+                         for listing in directory.listings}
+    used = {}
+    first, made_first = lines(directory, None, used)
+    assert len(made_first) == 1200 == len(first[0])
+    assert first[0] == ["https://x.test/" + listing.url for listing in directory.listings]
+    assert first[1] == [rfc3339(listing.last_modified or site_date) for listing in directory.listings]
+    assert len(used) == len(listing_parts(directory.listings, directory.digests)) > 2
+    # One listing renamed (a new URL), with a new digest: its part's lines alone are made again.
+    renamed = dataclasses.replace(directory.listings[700], url="directory/listing/new-name/")
+    old_digest = directory.digests[directory.listings[700]]
+    directory.listings[700] = renamed
+    directory.digests[renamed] = old_digest[:-1] + bytes([old_digest[-1] ^ 1])  # the same part ends
+    again = {}
+    # The memo is marshal data: each part's columns, by the part's key.
+    second, made_second = lines(directory, marshal.loads(marshal.dumps(used)), again)
+    assert made_second == part_of(directory, renamed.slug) and 0 < len(made_second) < 600
+    assert second == lines(directory)[0] and second != first
+    assert "https://x.test/directory/listing/new-name/" in second[0]
+    assert set(again) == {key for _, key in listing_parts(directory.listings, directory.digests)}
+    # A listing removed: the part it leaves is made again.
+    directory.listings.pop(300)
+    neighbour = directory.listings[300].slug
+    third, made_third = lines(directory, again)
+    assert made_third == part_of(directory, neighbour) and third == lines(directory)[0]
+    # An undated listing shows the site's date: its part alone follows that date.
+    undated = dataclasses.replace(directory.listings[900], modified=None, date=None)
+    old_digest = directory.digests[directory.listings[900]]
+    directory.listings[900] = undated
+    directory.digests[undated] = old_digest[:-1] + bytes([old_digest[-1] ^ 1])
+    kept = {}
+    lines(directory, again, kept)
+    later = site_date + dt.timedelta(days=1)
+    fourth, made_fourth = lines(directory, kept, lastmod=later)
+    assert made_fourth == part_of(directory, undated.slug)
+    assert fourth == lines(directory, lastmod=later)[0]
+    assert fourth[1][fourth[0].index("https://x.test/" + undated.url)] == rfc3339(later)
+
+
 def test_a_once_part_is_rendered_once_per_set_of_values_and_gives_the_same_bytes():
     import jinja2
 

@@ -13,7 +13,8 @@ from dalil.sitemaps.settings import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
 from tests.schemas import news_sitemap_schema, xml_schema
 
 NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9"}
-WHEN = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.timezone.utc)
+WHEN = "2026-11-20T09:30:00Z"  # a lastmod as sitemaps show it (rfc3339)
+PUBLISHED = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.timezone.utc)
 
 
 def locations(count, path_length=20):
@@ -34,7 +35,8 @@ def test_url_limit_splits_in_order_without_loss():
     sitemaps = split_sitemaps(given, max_urls=4, max_bytes=PROTOCOL_MAX_BYTES)
     assert [len(locs(sitemap)) for sitemap in sitemaps] == [4, 4, 2]
     assert [loc for sitemap in sitemaps for loc in locs(sitemap)] == [item.loc for item in given]
-    assert [item for sitemap in sitemaps for item in sitemap.locations] == given
+    assert [loc for sitemap in sitemaps for loc in sitemap.locs] == [item.loc for item in given]
+    assert [sitemap.lastmod for sitemap in sitemaps] == [WHEN] * 3
 
 
 def test_byte_limit_is_exact_and_never_exceeded():
@@ -61,7 +63,7 @@ def test_a_memo_of_lines_serialises_only_new_urls_and_dates(monkeypatch):
     original = documents.url_lines
     monkeypatch.setattr(documents, "url_lines",
                         lambda items: serialised.append(len(items)) or original(items))
-    moved = [*given[:4], Location(given[4].loc, WHEN + dt.timedelta(days=1)), *given[5:],
+    moved = [*given[:4], Location(given[4].loc, "2026-11-21T09:30:00Z"), *given[5:],
              Location("https://dalil.test/new/", None)]
     again = {}
     sitemaps = split_sitemaps(moved, 7, 2000, used, again)
@@ -74,7 +76,7 @@ def test_a_memo_of_lines_serialises_only_new_urls_and_dates(monkeypatch):
 
 def test_a_line_key_tells_apart_what_the_line_shows():
     given = Location("https://dalil.test/a/", WHEN)
-    others = [Location(given.loc, None), Location(given.loc, WHEN + dt.timedelta(seconds=1)),
+    others = [Location(given.loc, None), Location(given.loc, "2026-11-20T09:30:01Z"),
               Location("https://dalil.test/b/", WHEN)]
     assert len({url_lines([item])[0] for item in (given, *others)}) == 4
     assert len({line_key(item) for item in (given, *others)}) == 4
@@ -97,7 +99,7 @@ def test_a_url_too_big_for_any_file_is_an_error():
 def test_no_pages_still_give_one_valid_urlset():
     (sitemap,) = split_sitemaps([], PROTOCOL_MAX_URLS, PROTOCOL_MAX_BYTES)
     assert etree.fromstring(sitemap.document).tag == f"{{{NS['sm']}}}urlset"
-    assert sitemap.locations == ()
+    assert sitemap.locs == () and sitemap.lastmod is None
 
 
 def test_fifty_megabytes_split_before_fifty_thousand_urls():
@@ -108,8 +110,8 @@ def test_fifty_megabytes_split_before_fifty_thousand_urls():
     assert len(sitemaps) == 2
     sizes = [len(sitemap.document) for sitemap in sitemaps]
     assert sizes[0] <= PROTOCOL_MAX_BYTES and sizes[0] > PROTOCOL_MAX_BYTES - 2_100
-    assert sum(len(sitemap.locations) for sitemap in sitemaps) == len(given)
-    assert sitemaps[0].locations[-1].loc < sitemaps[1].locations[0].loc
+    assert sum(len(sitemap.locs) for sitemap in sitemaps) == len(given)
+    assert sitemaps[0].locs[-1] < sitemaps[1].locs[0]
     for sitemap in sitemaps:
         tree = etree.ElementTree(etree.fromstring(sitemap.document, etree.XMLParser(huge_tree=True)))
         assert xml_schema("sitemap.xsd").validate(tree)
@@ -117,7 +119,7 @@ def test_fifty_megabytes_split_before_fifty_thousand_urls():
 
 def test_news_sitemap_escapes_names():
     title = "خبر \"عاجل\" & <الميناء> 'اليوم'"
-    document = news_sitemap([NewsLocation("https://dalil.test/news/a/", WHEN, title,
+    document = news_sitemap([NewsLocation("https://dalil.test/news/a/", PUBLISHED, title,
                                           "دليل & شركاؤه", "ar")])
     root = etree.fromstring(document)
     ns = {"news": "http://www.google.com/schemas/sitemap-news/0.9"}

@@ -5,7 +5,6 @@ same pages always give the same files.
 """
 
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import NamedTuple
 
 from lxml import etree
@@ -18,7 +17,7 @@ NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9"
 
 class Location(NamedTuple):  # a tuple: one for each of 100,000 URLs
     loc: str  # absolute, percent-encoded URL
-    lastmod: object  # aware datetime or None
+    lastmod: object  # its date as the sitemap shows it (``rfc3339``), or None
 
 
 @dataclass(frozen=True)
@@ -51,7 +50,7 @@ def _append_location(parent, location, tag=_URL):
     element = etree.SubElement(parent, tag)
     etree.SubElement(element, _LOC).text = location.loc
     if location.lastmod:
-        etree.SubElement(element, _LASTMOD).text = rfc3339(location.lastmod)
+        etree.SubElement(element, _LASTMOD).text = location.lastmod
     element.tail = "\n"
 
 
@@ -62,7 +61,8 @@ class SitemapTooSmall(ValueError):
 @dataclass(frozen=True)
 class Sitemap:
     document: bytes
-    locations: tuple  # the Locations it lists, in order
+    locs: tuple  # the URLs it lists, in order
+    lastmod: object  # the newest of their ``lastmod`` texts, or None
 
 
 def url_lines(locations):
@@ -87,41 +87,54 @@ _HEAD, _TAIL = _around_lines()
 
 
 def line_key(location):
-    """What a location's line is made of, as plain data (the memo is ``marshal`` data):
-    its URL and its date's POSIX time, which tells apart every microsecond (a fourth of
-    the time of its text)."""
-    lastmod = location.lastmod
-    return location.loc, None if lastmod is None else lastmod.timestamp()
+    """What a location's line is made of, as plain data (the memo is ``marshal`` data)."""
+    return location.loc, location.lastmod
 
 
-def split_sitemaps(locations, max_urls, max_bytes, memo=None, used=None):
-    """``locations`` in URL order, as ``Sitemap``s within both limits (at least one).
-    ``memo`` maps a location's key (``line_key``) to its line, made otherwise; ``used``
-    gets the lines of these sitemaps."""
-    ordered = sorted(locations, key=itemgetter(0))  # by loc
+def sitemap_lines(locations, memo=None, used=None):
+    """Each location's line, taken from ``memo`` (``line_key`` -> line) when there, made
+    otherwise; ``used`` gets the lines of these locations."""
     memo = memo or {}
-    keys = list(map(line_key, ordered))
-    lines = [memo.get(key) for key in keys]
+    keys = list(map(line_key, locations))
+    lines = list(map(memo.get, keys))
     missing = [index for index, line in enumerate(lines) if line is None]
-    for index, line in zip(missing, url_lines([ordered[index] for index in missing])):
+    for index, line in zip(missing, url_lines([locations[index] for index in missing])):
         lines[index] = line
     if used is not None:
         used.update(zip(keys, lines))
+    return lines
+
+
+def split_sitemaps(locations, max_urls, max_bytes, memo=None, used=None):
+    """``locations`` as ``Sitemap``s within both limits (at least one), in URL order.
+    ``memo`` and ``used``: see ``sitemap_lines``."""
+    lines = sitemap_lines(locations, memo, used)
+    return split_lines([location.loc for location in locations],
+                       [location.lastmod for location in locations], lines, max_urls, max_bytes)
+
+
+def split_lines(locs, lastmods, lines, max_urls, max_bytes):
+    """The sitemaps of the URLs ``locs``, each with its ``lastmod`` text and its line
+    (three columns), in URL order: filled up to both limits, so the same pages always
+    give the same files."""
+    order = sorted(range(len(locs)), key=locs.__getitem__)
+    locs, lastmods, lines = ([*map(column.__getitem__, order)] for column in (locs, lastmods, lines))
     # A sub-sitemap is the head, its lines and the closing tag: the bytes lxml gives for it alone.
     empty_size = len(_HEAD) + len(_TAIL)
-    chunks, chunk, size = [], [], empty_size
-    for location, line in zip(ordered, lines):
-        line_size = len(line) + 1
-        if empty_size + line_size > max_bytes:
-            raise SitemapTooSmall(f"{location.loc} does not fit in a sitemap of {max_bytes} bytes")
-        if chunk and (len(chunk) >= max_urls or size + line_size > max_bytes):
-            chunks.append(chunk)
-            chunk, size = [], empty_size
-        chunk.append((location, line))
+    sizes = [len(line) + 1 for line in lines]
+    if sizes and empty_size + max(sizes) > max_bytes:
+        too_big = locs[next(index for index, size in enumerate(sizes) if empty_size + size > max_bytes)]
+        raise SitemapTooSmall(f"{too_big} does not fit in a sitemap of {max_bytes} bytes")
+    bounds, start, size = [], 0, empty_size
+    for index, line_size in enumerate(sizes):
+        if index > start and (index - start >= max_urls or size + line_size > max_bytes):
+            bounds.append((start, index))
+            start, size = index, empty_size
         size += line_size
-    chunks.append(chunk)
-    return [Sitemap(_HEAD + b"".join(line + b"\n" for _, line in chunk) + _TAIL,
-                    tuple(location for location, _ in chunk)) for chunk in chunks]
+    bounds.append((start, len(sizes)))
+    return [Sitemap(b"".join((_HEAD, *(line + b"\n" for line in lines[start:end]), _TAIL)),
+                    tuple(locs[start:end]), max(filter(None, lastmods[start:end]), default=None))
+            for start, end in bounds]
 
 
 def sitemap_index(locations):

@@ -47,56 +47,65 @@ def term_page_urls(term, per_page, page_url):
     return [term.url] + [term.url + page_url.format(number=number) for number in range(2, count + 1)]
 
 
-def site_entries(context):
-    """Indexable pages, ordered by URL, each URL once.
-
-    A page without a date of its own (home, indexes, an undated page) takes the newest
-    date of the site's content, else the build time: every entry has a ``lastmod``.
-    """
+def site_lastmod(context):
+    """The newest date of the site's content, else the build time: the ``lastmod`` of a
+    page without a date of its own (home, indexes, an undated page or listing)."""
     timezone = context.get("TIMEZONE") or "UTC"
     directory = context.get(DIRECTORY_KEY)
-    listings = directory.listings if directory is not None else []
-    articles = context.get("articles", [])
-    pages = context.get("pages", [])
     newest_listing = directory.recent(1) if directory is not None else []
-    site_lastmod = newest([
+    return newest([
         *(listing.last_modified for listing in newest_listing),
-        *(content_date(item, timezone) for item in (*articles, *pages)),
+        *(content_date(item, timezone)
+          for item in (*context.get("articles", []), *context.get("pages", []))),
     ]) or build_time()
 
+
+def listing_entries(listings, lastmod):
+    """A ``PageEntry`` for each published listing of ``listings``: its URL and its own
+    date, else ``lastmod`` (``site_lastmod``)."""
+    # 100,000 listings: their fields read in C, no call for each.
+    return [PageEntry(url, modified or date or lastmod)
+            for save_as, url, modified, date in map(_LISTING_FIELDS, listings) if save_as]
+
+
+def closed_urls(context):
+    """The URLs of the pages registered as not indexable: no sitemap lists them."""
+    return {page.url for page in site_pages(context) if not page.indexable}
+
+
+def site_entries(context, lastmod):
+    """Every indexable page but the listings' (``listing_entries``), ordered by URL, each
+    URL once; ``lastmod`` (``site_lastmod``) for a page without a date of its own."""
+    timezone = context.get("TIMEZONE") or "UTC"
+    directory = context.get(DIRECTORY_KEY)
     found = {}
     keep_first = found.setdefault
 
-    def add(url, lastmod):
-        keep_first(url, lastmod or site_lastmod)
+    def add(url, date):
+        keep_first(url, date or lastmod)
 
     for name in context.get("DIRECT_TEMPLATES", ()):
         save_as = context.get(f"{name.upper()}_SAVE_AS", f"{name}.html")
         if save_as:
-            add(url_of_save_as(save_as), site_lastmod)
+            add(url_of_save_as(save_as), lastmod)
     if directory is not None:
         cfg = directory_settings(context)
-        # 100,000 listings: their fields read in C, no call for each.
-        for save_as, url, modified, date in map(_LISTING_FIELDS, listings):
-            if save_as:
-                keep_first(url, modified or date or site_lastmod)
         for term in (*directory.categories, *directory.cities):
             if term.save_as:
-                lastmod = directory.last_modified_of(term)
+                date = directory.last_modified_of(term)
                 for url in term_page_urls(term, cfg.per_page, cfg.page_url):
-                    add(url, lastmod)
-    for article in articles:
+                    add(url, date)
+    for article in context.get("articles", []):
         if article.save_as:
             add(article.url, content_date(article, timezone))
     for category, category_articles in context.get("categories", []):
         if category.save_as:
             add(category.url, newest(content_date(item, timezone) for item in category_articles))
-    for page in pages:
+    for page in context.get("pages", []):
         if page.save_as:
             add(page.url, content_date(page, timezone))
-    registered = site_pages(context)
-    for page in registered:
+    for page in site_pages(context):
         if page.indexable:
-            add(page.url, site_lastmod)
-    excluded = {page.url for page in registered if not page.indexable}
+            add(page.url, lastmod)
+    excluded = closed_urls(context)
     return [PageEntry(url, found[url]) for url in sorted(found) if url not in excluded]

@@ -11,7 +11,7 @@ from lxml import etree
 from pelican.generators import Generator
 
 from dalil.core.background import when_contexts_done, when_writer_made
-from dalil.core.dates import build_time, to_utc
+from dalil.core.dates import build_time, rfc3339, to_utc
 from dalil.core.i18n import N_, interface_settings, translations
 from dalil.core.output import output_files
 from dalil.core.pages import register_page, site_pages
@@ -21,11 +21,12 @@ from dalil.core.urls import absolute_url, root_path
 from dalil.core.writer import DalilWriter, output_file_path
 from dalil.directory.incremental import PageCache, digest, template_digest
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
+from dalil.directory.model import listing_parts
 from dalil.directory.settings import build_workers
 
 from .documents import (Location, NewsLocation, SitemapTooSmall, news_sitemap, sitemap_index,
-                        split_sitemaps)
-from .entries import newest, site_entries
+                        sitemap_lines, split_lines, url_lines)
+from .entries import closed_urls, listing_entries, site_entries, site_lastmod
 from .robots import disallowed_paths, robots_txt
 from .settings import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS, sitemaps_settings
 
@@ -36,6 +37,11 @@ TEMPLATES_DIR = Path(__file__).parent / "templates"
 PAGE_CONTEXT_KEY = "dalil_sitemap_page"
 LINES_MEMO = "dalil_sitemap_lines.marshal"
 LINES_PURPOSE = ("sitemap lines", etree.LXML_VERSION, etree.LIBXML_VERSION)
+# The listings' lines in parts (``listing_parts``), kept by the part's key: an edit makes
+# again the lines of the edited listing's part; the others are taken whole, without
+# reading a field of their listings.
+LISTING_LINES_MEMO = "dalil_sitemap_listing_lines.marshal"
+LISTING_LINES_PURPOSE = ("sitemap listing lines, by part", *LINES_PURPOSE[1:])
 PAGE_CACHE = "dalil_sitemap_page.marshal"
 
 
@@ -122,14 +128,26 @@ class SitemapsGenerator(Generator):
             disallowed = disallowed_paths(self.siteurl, cfg.robots_disallow)
             files.write(cfg.robots_save_as, robots_txt(disallowed, sitemap_urls))
 
-    def _locations(self):
-        """Every indexable page, minus what robots.txt closes (a blocked URL is an error)."""
+    def _locations(self, entries):
+        """The ``Location`` of each ``PageEntry`` of ``entries``, minus what robots.txt
+        closes (a blocked URL is an error)."""
         blocked = tuple(disallowed_paths("", self.config.robots_disallow))
         site = absolute_url(self.siteurl, "")[:-1]  # absolute_url, with each path made once
         absolute = ("http://", "https://")
-        return [Location(url if url.startswith(absolute) else site + path, lastmod)
-                for url, lastmod in site_entries(self.context)
-                if not (path := root_path(url)).startswith(blocked)]
+        return [Location(url if url.startswith(absolute) else site + path, rfc3339(lastmod))
+                for url, lastmod in entries if not (path := root_path(url)).startswith(blocked)]
+
+    def _listing_lines(self, files, lastmod):
+        """``listing_lines`` of the directory, with the last build's parts."""
+        directory = self.context.get(DIRECTORY_KEY)
+        if directory is None:
+            return [], [], []
+        kept = {}
+        columns = listing_lines(directory, self._locations, lastmod,
+                                files.load_derived(LISTING_LINES_MEMO, LISTING_LINES_PURPOSE), kept)
+        if directory.digests:
+            files.save_derived(LISTING_LINES_MEMO, LISTING_LINES_PURPOSE, kept)
+        return columns
 
     def _write_sitemaps(self, files):
         """Write the sub-sitemaps and the index; the URLs robots.txt names."""
@@ -140,26 +158,36 @@ class SitemapsGenerator(Generator):
             logger.warning("dalil.sitemaps: a sitemap holds at most %d URLs and %d bytes; "
                            "DALIL_SITEMAPS_MAX_URLS/MAX_BYTES lowered to that",
                            PROTOCOL_MAX_URLS, PROTOCOL_MAX_BYTES)
-        locations = self._locations()
-        # Each URL's line is kept for the next build, which serialises only new URLs and dates.
-        lines = {}
+        lastmod = site_lastmod(self.context)
+        others = self._locations(site_entries(self.context, lastmod))
+        # Each other URL's line is kept for the next build, which serialises only new URLs and dates.
+        used = {}
+        other_lines = sitemap_lines(others, files.load_derived(LINES_MEMO, LINES_PURPOSE), used)
+        files.save_derived(LINES_MEMO, LINES_PURPOSE, used)
+        locs, lastmods, lines = self._listing_lines(files, lastmod)
+        # Each URL once: a listing's gives way to another page at that URL, or a closed one
+        # (either is an error of its own: two pages at one URL).
+        taken = {location.loc for location in others}
+        taken.update(absolute_url(self.siteurl, url) for url in closed_urls(self.context))
+        if not taken.isdisjoint(locs):
+            kept = [index for index, loc in enumerate(locs) if loc not in taken]
+            locs, lastmods, lines = ([column[index] for index in kept] for column in (locs, lastmods, lines))
         try:
-            sitemaps = split_sitemaps(locations, max(1, max_urls), max_bytes,
-                                      files.load_derived(LINES_MEMO, LINES_PURPOSE), lines)
+            sitemaps = split_lines([location.loc for location in others] + locs,
+                                   [location.lastmod for location in others] + lastmods,
+                                   other_lines + lines, max(1, max_urls), max_bytes)
         except SitemapTooSmall as error:
             logger.error("dalil.sitemaps: %s: raise DALIL_SITEMAPS_MAX_BYTES", error)
             return []
-        files.save_derived(LINES_MEMO, LINES_PURPOSE, lines)
         made = []
         for number, sitemap in enumerate(sitemaps):
             relpath = cfg.save_as.format(number=number)
             files.write(relpath, sitemap.document)
-            made.append((relpath, newest(location.lastmod for location in sitemap.locations)))
-        index = [Location(absolute_url(self.siteurl, relpath), lastmod) for relpath, lastmod in made]
-        logger.info("dalil.sitemaps: %d page(s) in %d sitemap(s)", len(locations), len(made))
+            made.append(Location(absolute_url(self.siteurl, relpath), sitemap.lastmod))
+        logger.info("dalil.sitemaps: %d page(s) in %d sitemap(s)", len(others) + len(locs), len(made))
         if not cfg.index_save_as:
-            return [location.loc for location in index]
-        files.write(cfg.index_save_as, sitemap_index(index))
+            return [location.loc for location in made]
+        files.write(cfg.index_save_as, sitemap_index(made))
         return [absolute_url(self.siteurl, cfg.index_save_as)]
 
     def _news_articles(self, category):
@@ -210,6 +238,31 @@ class SitemapsGenerator(Generator):
             "article_sections": article_sections,
             "page_links": pages,
         }
+
+
+def listing_lines(directory, locations, lastmod, known=None, used=None):
+    """``(locs, lastmods, lines)``: the sitemap URL, ``lastmod`` text and line of each
+    published listing's page (three columns), made a part of listings at a time
+    (``listing_parts``). ``locations`` makes ``Location``s of ``PageEntry``s; ``lastmod`` is
+    the date of an undated listing. A part in ``known`` (by its key) is taken whole;
+    ``used`` gets this build's parts (plain data, for ``marshal``)."""
+    known, site_date = known or {}, rfc3339(lastmod)
+    locs, lastmods, lines = [], [], []
+    for listings, key in listing_parts(directory.listings, directory.digests):
+        part = known.get(key) if key is not None else None
+        # A part with an undated listing shows the site's date: kept while it is the same.
+        if part is None or part[0] not in (None, site_date):
+            entries = listing_entries(listings, None)
+            made = locations([(url, date or lastmod) for url, date in entries])
+            part = (site_date if any(date is None for _, date in entries) else None,
+                    [location.loc for location in made],
+                    [location.lastmod for location in made], url_lines(made))
+        if key is not None and used is not None:
+            used[key] = part
+        locs += part[1]
+        lastmods += part[2]
+        lines += part[3]
+    return locs, lastmods, lines
 
 
 def _page_data(page):
