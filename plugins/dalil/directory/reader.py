@@ -114,13 +114,14 @@ class LeanMarkdownReader(MarkdownReader):
         return content, self._parse_metadata(getattr(self._document, "Meta", {}))
 
     def convert(self, markdown, text):
-        """``markdown.convert(text)`` (its ``Meta`` set too), plain paragraphs without it."""
-        markdown.reset()
+        """``markdown.convert(text)`` (its ``Meta`` set too), plain paragraphs without it.
+        Plain paragraphs use no state ``reset`` clears, and set ``Meta`` themselves: only
+        a full conversion resets (a fifth of reading a listing)."""
         if self._plain_allowed:
             html = plain_paragraphs(markdown, text)
             if html is not None:
                 return html
-            markdown.reset()
+        markdown.reset()
         return markdown.convert(text)
 
 
