@@ -14,6 +14,7 @@ import struct
 import time
 from pathlib import Path
 
+import jinja2
 from markupsafe import Markup
 from pelican import signals
 from pelican.generators import Generator
@@ -37,7 +38,7 @@ from dalil.search.settings import search_settings
 from .collation import WordCollator
 from .hours import utc_offsets
 from .incremental import (PageCache, digest, global_digest, last_build_sizes, stored_pages,
-                          term_key, undeclared_names)
+                          template_closure, term_key, undeclared_names)
 from .jsonld import listing_json_ld
 from .model import CONTEXT_KEY, TEXT_NOT_LOADED, Directory, Listing, Term
 from .progress import Progress, print_summary
@@ -464,6 +465,11 @@ class DirectoryGenerator(Generator):
         # Each listing's card, made with its page, for its category's and city's pages.
         self.cards = {} if "page_cards" in undeclared_names(self.env, term_template.name) else None
         observer = self.context.get(OBSERVER_KEY)
+        # Compiled before the workers fork, which then share them: each compiled those it
+        # extends and imports (0.1 CPU-s).
+        for name in template_closure(self.env, [listing_template.name, term_template.name]):
+            with contextlib.suppress(jinja2.TemplateError):  # rendering reports it
+                self.env.get_template(name)
         with Pool(self, self.workers) as pool:
             self._render_all(pool, writer, cache, "listing pages", "listing", listing_pages,
                              observer)

@@ -159,6 +159,15 @@ def undeclared_names(env, name):
         return set()
 
 
+def template_closure(env, names):
+    """``names`` and every template they extend, include or import (only ``names`` if one
+    cannot be parsed: rendering reports why)."""
+    try:
+        return sorted(_parsed_templates(env, names))
+    except jinja2.TemplateError:
+        return sorted(names)
+
+
 def _code_files(everything=False):
     # The code that makes directory pages; other plugins reach them only through
     # context values, which are digested themselves. Pelican's own pages (articles)
