@@ -1044,10 +1044,11 @@ def test_no_collation_entry_joins_a_space_to_another_character():
 
 
 # Arabic letters and marks, Latin letters with and without combining accents, Hangul
-# jamo, CJK (implicit weights), spaces, digits: collation's contractions and non-starters.
+# jamo, CJK and Tangut (implicit weights, the latter from the table's @implicitweights),
+# spaces, digits: collation's contractions and non-starters.
 _COLLATION_ALPHABET = ("مطعمالبصيدلةأإآءئؤىةًٌٍَُِّْٰ "
                        "abcdlLhcHEeo\u0300\u0301\u0308\u0327\u0334\u00b7\u0387 "
-                       "\u1100\u1161\u11a8\u4e00\u9fff\u3400 019٠١٢ -'")
+                       "\u1100\u1161\u11a8\u4e00\u9fff\u3400\U00017000\U00018aff 019٠١٢ -'")
 
 
 @given(name=st.text(_COLLATION_ALPHABET, max_size=12))
