@@ -8,13 +8,20 @@ import pytest
 from lxml import etree
 
 from dalil.sitemaps.documents import (Location, NewsLocation, SitemapTooSmall, line_key,
-                                      news_sitemap, split_sitemaps, url_lines)
+                                      news_sitemap, sitemap_lines, split_lines, url_lines)
 from dalil.sitemaps.settings import PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS
 from tests.schemas import news_sitemap_schema, xml_schema
 
 NS = {"sm": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 WHEN = "2026-11-20T09:30:00Z"  # a lastmod as sitemaps show it (rfc3339)
 PUBLISHED = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.timezone.utc)
+
+
+def split_sitemaps(locations, max_urls, max_bytes, memo=None, used=None):
+    """The sitemaps of ``locations``, as the generator makes them of its columns."""
+    lines = sitemap_lines(locations, memo, used)
+    return split_lines([location.loc for location in locations],
+                       [location.lastmod for location in locations], lines, max_urls, max_bytes)
 
 
 def locations(count, path_length=20):

@@ -105,14 +105,6 @@ def sitemap_lines(locations, memo=None, used=None):
     return lines
 
 
-def split_sitemaps(locations, max_urls, max_bytes, memo=None, used=None):
-    """``locations`` as ``Sitemap``s within both limits (at least one), in URL order.
-    ``memo`` and ``used``: see ``sitemap_lines``."""
-    lines = sitemap_lines(locations, memo, used)
-    return split_lines([location.loc for location in locations],
-                       [location.lastmod for location in locations], lines, max_urls, max_bytes)
-
-
 def split_lines(locs, lastmods, lines, max_urls, max_bytes):
     """The sitemaps of the URLs ``locs``, each with its ``lastmod`` text and its line
     (three columns), in URL order: filled up to both limits, so the same pages always

@@ -18,7 +18,7 @@ from dalil.directory.settings import directory_settings
 
 class PageEntry(NamedTuple):  # a tuple: made in a third of a frozen dataclass's time
     url: str  # relative to SITEURL, e.g. "directory/listing/x/"
-    lastmod: object  # aware UTC datetime
+    lastmod: object  # aware UTC datetime (None for an undated listing: ``listing_entries``)
 
 
 _LISTING_FIELDS = attrgetter("save_as", "url", "modified", "date")  # modified or date: last_modified
@@ -60,11 +60,11 @@ def site_lastmod(context):
     ]) or build_time()
 
 
-def listing_entries(listings, lastmod):
+def listing_entries(listings):
     """A ``PageEntry`` for each published listing of ``listings``: its URL and its own
-    date, else ``lastmod`` (``site_lastmod``)."""
+    date, None when it has none (its sitemap line shows ``site_lastmod``)."""
     # 100,000 listings: their fields read in C, no call for each.
-    return [PageEntry(url, modified or date or lastmod)
+    return [PageEntry(url, modified or date)
             for save_as, url, modified, date in map(_LISTING_FIELDS, listings) if save_as]
 
 

@@ -252,7 +252,7 @@ def listing_lines(directory, locations, lastmod, known=None, used=None):
         part = known.get(key) if key is not None else None
         # A part with an undated listing shows the site's date: kept while it is the same.
         if part is None or part[0] not in (None, site_date):
-            entries = listing_entries(listings, None)
+            entries = listing_entries(listings)
             made = locations([(url, date or lastmod) for url, date in entries])
             part = (site_date if any(date is None for _, date in entries) else None,
                     [location.loc for location in made],
