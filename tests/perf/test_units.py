@@ -930,6 +930,28 @@ def test_plain_paragraphs_are_what_markdown_makes_of_them(text):
         assert getattr(kept, "Meta", None) == getattr(reference, "Meta", None), repr(text)
 
 
+@hypothesis_settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "\r", "\n", "\r\n", "\ufeff", "\u062f", "\x00", "\udc80", "é"]),
+                max_size=12).map("".join))
+@example("\ufeff\ufeffx\r")
+def test_read_text_gives_what_pelican_open_gives(tmp_path_factory, text):
+    from pelican.utils import pelican_open
+
+    from dalil.directory.reader import read_text
+
+    path = tmp_path_factory.mktemp("read") / "listing.md"
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))  # a lone surrogate: not UTF-8
+    try:
+        with pelican_open(str(path)) as expected:
+            pass
+    except UnicodeDecodeError as error:
+        with pytest.raises(UnicodeDecodeError) as raised:
+            read_text(str(path))
+        assert str(raised.value) == str(error)
+    else:
+        assert read_text(str(path)) == expected
+
+
 def test_listings_of_plain_paragraphs_skip_markdown_passes():
     lean = LeanMarkdownReader(settings())
     texts = [text for name, text in generate_files(40) if name.startswith("listings/")]
