@@ -194,13 +194,14 @@ class DirectoryGenerator(Generator):
             cache.load()
             listed = _list_sources(self, sources, stamped)
         relpaths, records, to_read = {}, {}, []
+        known = any(cache.shards)  # else, in a cold build, no file has a previous record
         for kind, kind_relpaths, stamps in marshal.loads(listed):
             relpaths[kind] = kind_relpaths
             for relpath, record in zip(kind_relpaths, cache.get_all(kind_relpaths, stamps)):
                 if record is None:
                     to_read.append((kind, relpath))
                     # An edited file mostly keeps its name: no collation table to load for it.
-                    previous = cache.previous(relpath)
+                    previous = cache.previous(relpath) if known else None
                     sort_key = record_sort_key(previous) if previous is not None else None
                     if sort_key is not None:
                         self.known_sort_keys[record_name(previous)] = sort_key
@@ -601,13 +602,13 @@ class DirectoryGenerator(Generator):
             term_kind, index, number = ref
             template = self.get_template("directory/term")
             extra = self._term_page_context(self._term(term_kind, index), number, job[4])
-        variables = dict(self._page_variables(template))
-        variables["output_file"] = save_as
-        variables.update(extra)
-        # Template.render, without its two copies of the variables for every page.
+        # Template.render, without copying the variables every page shares (a few hundred
+        # settings): the page's own are the context's, which it looks up first.
+        context = template.new_context(self._page_variables(template), shared=True)
+        context.vars["output_file"] = save_as
+        context.vars.update(extra)
         try:
-            text = template.environment.concat(
-                template.root_render_func(template.new_context(variables, shared=True)))
+            text = template.environment.concat(template.root_render_func(context))
         except Exception:
             template.environment.handle_exception()
         data = text.encode("utf-8")
