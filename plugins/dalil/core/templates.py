@@ -1,13 +1,15 @@
 """Plugin templates sit below the theme's, so a theme overrides any of them."""
 
 import hashlib
+import marshal
 import os
+import re
 from pathlib import Path
 
 import jinja2
 import markupsafe
 from jinja2 import ChoiceLoader, FileSystemBytecodeCache, FileSystemLoader, meta, nodes
-from jinja2.compiler import CodeGenerator
+from jinja2.compiler import CodeGenerator, optimizeconst
 from jinja2.ext import Extension
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
@@ -38,19 +40,39 @@ class RenderOnce(Extension):
     reads (found when it is compiled), so the bytes are those of rendering it each time."""
 
     tags = {"once"}
+    # Filters, not calls: Jinja binds a template's filters once, where each call goes
+    # through ``Context.call`` and a ``{% call %}`` makes a ``Macro`` on every page.
+    KNOWN, TEXT = "dalil_once_known", "dalil_once_text"
 
     def __init__(self, environment):
         super().__init__(environment)
         self.rendered = {}  # key -> (text, the values it was made from: their ids stay theirs)
+        self._found = None  # the text the last KNOWN test found
+        environment.filters[self.KNOWN] = self._known
+        environment.filters[self.TEXT] = self._text
 
     def parse(self, parser):
+        """``{% if values|known(part) %}{{ values|text }}{% else %}{% call _render(part,
+        values) %}body{% endcall %}{% endif %}``: made with its page the first time only."""
         lineno = next(parser.stream).lineno
         body = parser.parse_statements(("name:endonce",), drop_needle=True)
         part = nodes.Template(body, lineno=lineno).set_environment(self.environment)
         names = sorted(meta.find_undeclared_variables(part))
         values = nodes.List([nodes.Name(name, "load") for name in names])
-        method = self.call_method("_render", [nodes.Const(f"{parser.name}:{lineno}"), values])
-        return nodes.CallBlock(method, [], [], body).set_lineno(lineno)
+        name = nodes.Const(f"{parser.name}:{lineno}")
+        known = nodes.Filter(values, self.KNOWN, [name], [], None, None)
+        # On the values again, not a constant: Jinja would run the filter as it compiles.
+        text = nodes.Output([nodes.Filter(values, self.TEXT, [], [], None, None)])
+        render = nodes.CallBlock(self.call_method("_render", [name, values]), [], [], body)
+        return nodes.If(known, [text], [], [render]).set_lineno(lineno)
+
+    def _known(self, values, part):
+        known = self.rendered.get((part, *map(_value_key, values)))
+        self._found = None if known is None else known[0]
+        return known is not None
+
+    def _text(self, _):
+        return self._found
 
     def _render(self, part, values, caller):
         key = (part, *map(_value_key, values))
@@ -65,11 +87,18 @@ _PLAIN = (str, int, float, bool, type(None))
 
 def _value_key(value):
     """``value`` as part of a dict key: plain data as itself, an undefined name as such,
+    a list or dict of plain data as its ``marshal`` bytes (made in C; version 2 keeps no
+    references, so equal data give equal bytes, and ``True`` stays apart from ``1``),
     anything else by identity (``RenderOnce`` keeps it, so that no other object takes it)."""
     if isinstance(value, _PLAIN):
         return value
     if isinstance(value, jinja2.Undefined):
         return jinja2.Undefined
+    if value.__class__ in (list, tuple, dict):
+        try:
+            return (value.__class__, marshal.dumps(value, 2))
+        except ValueError:  # holds something else: item by item
+            pass
     if isinstance(value, (list, tuple)):
         return (type(value), *map(_value_key, value))
     if isinstance(value, dict):
@@ -125,6 +154,14 @@ def _escape_text_replacing(text):
 _escape_inner = getattr(markupsafe, "_escape_inner", _escape_text_replacing)
 
 
+class _Joined:
+    append = staticmethod(lambda part: part)
+    extend = staticmethod("".join)
+
+
+JOINED = _Joined()
+
+
 def escape_text(value):
     """``markupsafe.escape(value)`` as a plain str: what a compiled template shows."""
     if value.__class__ is str:
@@ -147,6 +184,10 @@ def interface_text(environment):
             if hasattr(gettext := environment.globals.get(name), "translated")}
 
 
+# A message whose every placeholder is ``%(name)s`` (``%%`` aside).
+_NAMED_STRINGS_ONLY = re.compile(r"(?:[^%]|%%|%\([^)]*\)s)*", re.DOTALL)
+
+
 class _FoldMessages(NodeTransformer):
     """``_("…")`` and ``{% trans %}`` become the translated text in the compiled code, and
     their variables a plain ``%``: no gettext call on every page (a listing page makes
@@ -163,6 +204,14 @@ class _FoldMessages(NodeTransformer):
             return node
         text = Markup(translated(node.args[0].value))
         if node.kwargs:
+            if _NAMED_STRINGS_ONLY.fullmatch(text):
+                # Markup's % escapes each value through a helper object for each
+                # placeholder; where every one is %(name)s, the escaped values do as well.
+                escaped = nodes.Dict([nodes.Pair(nodes.Const(keyword.key),
+                                                 nodes.Filter(keyword.value, "escape", [], [], None, None),
+                                                 lineno=node.lineno)
+                                      for keyword in node.kwargs], lineno=node.lineno)
+                return nodes.MarkSafe(nodes.Mod(nodes.Const(str(text)), escaped), lineno=node.lineno)
             variables = nodes.Dict([nodes.Pair(nodes.Const(keyword.key), keyword.value, lineno=node.lineno)
                                     for keyword in node.kwargs], lineno=node.lineno)
             return nodes.Mod(nodes.MarkSafe(nodes.Const(str(text))), variables, lineno=node.lineno)
@@ -193,7 +242,7 @@ class PageCodeGenerator(CodeGenerator):
     is escaped throughout (no ``{% autoescape %}``) and does not rebind ``_``."""
 
     def visit_Template(self, node, frame=None):
-        self.writeline("from dalil.core.templates import escape_text")
+        self.writeline("from dalil.core.templates import escape_text, JOINED as _joined")
         environment = self.environment
         translators = {name: gettext.translated for name, gettext in interface_text(environment).items()}
         if (translators and environment.autoescape is True
@@ -201,6 +250,28 @@ class PageCodeGenerator(CodeGenerator):
                 and not _names_bound_in(node) & set(GETTEXT_NAMES)):
             node = _FoldMessages(translators).visit(node)
         super().visit_Template(node, frame)
+
+    def visit_Output(self, node, frame):
+        if frame.buffer is not None or self.environment.is_async:
+            return super().visit_Output(node, frame)
+        frame.buffer = "yield _joined"
+        try:
+            super().visit_Output(node, frame)
+        finally:
+            frame.buffer = None
+
+    @optimizeconst
+    def visit_Getattr(self, node, frame):
+        """``x.name`` as ``getattr(x, "name", missing)``, inline, and ``Environment.getattr``
+        only where that finds nothing: a listing page reads about seventy attributes, each
+        a Python call to it (a tenth of the page's rendering)."""
+        if self.environment.is_async or type(self.environment).getattr is not jinja2.Environment.getattr:
+            return super().visit_Getattr(node, frame)
+        # Walrus names: an inner x.y is whole before the outer one assigns them.
+        self.write("(_dalil_value if (_dalil_value := getattr(_dalil_object := ")
+        self.visit(node.node, frame)
+        self.write(f", {node.attr!r}, missing)) is not missing "
+                   f"else environment.getattr(_dalil_object, {node.attr!r}))")
 
     def _output_child_pre(self, node, frame, finalize):
         if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile:
