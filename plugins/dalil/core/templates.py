@@ -252,7 +252,10 @@ class PageCodeGenerator(CodeGenerator):
         super().visit_Template(node, frame)
 
     def visit_Output(self, node, frame):
-        if frame.buffer is not None or self.environment.is_async:
+        """The parts of an output run joined and yielded once, not one yield each through
+        every level of blocks and extends; one part, or text alone, is yielded as it is."""
+        if (frame.buffer is not None or self.environment.is_async or len(node.nodes) == 1
+                or all(isinstance(child, nodes.TemplateData) for child in node.nodes)):
             return super().visit_Output(node, frame)
         frame.buffer = "yield _joined"
         try:
