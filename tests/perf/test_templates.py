@@ -45,9 +45,16 @@ SOURCES = {
     "parameter binds _": '{% macro m(_) %}{{ _ }}{% endmacro %}{{ m(text) }}{{ _("Phone") }}',
     "set binds gettext": '{{ gettext("Phone") }}{% set gettext = none %}{{ gettext }}',
     "escaping off": '{% autoescape false %}{{ _("Directory") }}{{ text }}{% endautoescape %}{{ text }}',
+    "attributes": "{{ obj.name }}|{{ obj.inner.name }}|{{ mapping.key }}|{{ mapping.items }}"
+                  "|{{ obj.absent is defined }}|{{ items.0 }}"
+                  "|{{ text.upper() }}|{{ [obj.name, mapping.key]|join }}|{{ obj.absent }}",
+    "placeholders": '{{ _("%(n)d items", n=number) }}|{{ _("%(a)s and %(b)s %%", a=text, b=markup) }}'
+                    '|{{ _("%(a)r", a=text) }}',
 }
 VALUES = {"text": "<مطعم & 'مقهى' \"x\">", "markup": markupsafe.Markup("<span>فاس</span>"),
-          "number": 3, "none": None, "shown": Shown(), "flag": True, "items": ["<a>", 1]}
+          "number": 3, "none": None, "shown": Shown(), "flag": True, "items": ["<a>", 1],
+          "obj": SimpleNamespace(name="<b>", inner=SimpleNamespace(name="داخل")),
+          "mapping": {"key": "<k>", "items": 1}}
 
 
 @pytest.mark.parametrize("lang", ["ar", "fr"])
@@ -56,6 +63,21 @@ def test_page_code_renders_what_jinja_s_code_renders(name, lang):
     source = SOURCES[name]
     expected = environment(CodeGenerator, lang).from_string(source).render(VALUES)
     assert environment(templates.PageCodeGenerator, lang).from_string(source).render(VALUES) == expected
+
+
+@pytest.mark.parametrize("lang", ["ar", "fr"])
+def test_blocks_extends_and_includes_render_what_jinja_s_code_renders(lang):
+    loader = jinja2.DictLoader({
+        "base.html": "<title>{% block title %}{{ text }}{% endblock %}</title>{% block body %}"
+                     "{% endblock %}{% include 'part.html' %}|{% block tail scoped %}{% endblock %}",
+        "part.html": "<p>{{ text }}{% for item in items %}{{ item }}{% endfor %}</p>",
+        "page.html": "{% extends 'base.html' %}{% block title %}{{ super() }} · {{ _('Directory') }}"
+                     "{% endblock %}{% block body %}{% for x in items %}{{ x }}{% block inner %}"
+                     "{{ markup }}{% endblock %}{% endfor %}{% endblock %}",
+    })
+    expected = environment(CodeGenerator, lang, loader=loader).get_template("page.html").render(VALUES)
+    rendered = environment(templates.PageCodeGenerator, lang, loader=loader).get_template("page.html")
+    assert rendered.render(VALUES) == expected
 
 
 def test_a_message_that_fails_fails_as_in_jinja_s_code():

@@ -263,6 +263,13 @@ class PageCodeGenerator(CodeGenerator):
         finally:
             frame.buffer = None
 
+    def writeline(self, x, node=None, extra=0):
+        # A block, the template extended or an include is joined and yielded once, not
+        # each of its parts through this level too.
+        if x.startswith("yield from ") and not self.environment.is_async:
+            x = f"yield ''.join({x[len('yield from '):]})"
+        super().writeline(x, node, extra)
+
     @optimizeconst
     def visit_Getattr(self, node, frame):
         """``x.name`` as ``getattr(x, "name", missing)``, inline, and ``Environment.getattr``
