@@ -952,6 +952,18 @@ def test_read_text_gives_what_pelican_open_gives(tmp_path_factory, text):
         assert read_text(str(path)) == expected
 
 
+@hypothesis_settings(max_examples=500, deadline=None)
+@given(st.datetimes(min_value=dt.datetime(1, 1, 2), max_value=dt.datetime(9999, 12, 30)),
+       st.sampled_from(["UTC", "Africa/Casablanca", "Asia/Kolkata", "America/St_Johns"]))
+def test_the_reader_s_date_modified_text_is_rfc3339_of_the_date(when, timezone):
+    from dalil.core.dates import rfc3339, to_utc
+    from dalil.directory.sources import _iso, rfc3339_of_iso
+
+    utc = to_utc(when, timezone)
+    assert rfc3339_of_iso(_iso(utc)) == rfc3339(utc)
+    assert rfc3339_of_iso(None) == ""
+
+
 def test_listings_of_plain_paragraphs_skip_markdown_passes():
     lean = LeanMarkdownReader(settings())
     texts = [text for name, text in generate_files(40) if name.startswith("listings/")]

@@ -83,6 +83,9 @@ class Listing:
     longitude: object = None
     hours: str = ""  # schema.org openingHours text
     opening_ranges: tuple = ()  # (day, opens, closes) from hours.parse_hours
+    # ``date_modified`` as the reader made it (the page, its card, the exports and the
+    # sitemap each show it: five dates formatted again for each listing); None: made here.
+    date_modified_text: object = None
 
     @property
     def has_coordinates(self):
@@ -122,6 +125,8 @@ class Listing:
     @property
     def date_modified(self):
         """RFC 3339 UTC with seconds, ``""`` when the listing has no date."""
+        if self.date_modified_text is not None:
+            return self.date_modified_text
         when = self.last_modified
         return rfc3339(when) if when else ""
 

@@ -134,13 +134,14 @@ def listing_record(content, metadata, where, config, timezone):
         return record
     draft = fields["status"] == "draft"
     removed = []
+    date = _iso(to_utc(metadata.get("date"), timezone))
+    modified = _iso(to_utc(metadata.get("modified"), timezone))
     fields.update(
         slug=slug, name=name, name_en=name_en, name_fr=name_fr,
         street=plain_text(metadata.get("street")),
         postal_code=plain_text(metadata.get("postal_code")),
         country=plain_text(metadata.get("country")) or config.default_country,
-        date=_iso(to_utc(metadata.get("date"), timezone)),
-        modified=_iso(to_utc(metadata.get("modified"), timezone)),
+        date=date, modified=modified, date_modified_text=rfc3339_of_iso(modified or date),
         summary=clean_html(metadata.get("summary"), removed),
         content=clean_html(content, removed),
         source_path=where,
@@ -155,6 +156,12 @@ def listing_record(content, metadata, where, config, timezone):
 
 def _iso(value):
     return None if value is None else value.isoformat()
+
+
+def rfc3339_of_iso(text):
+    """``dates.rfc3339`` of the UTC time ``_iso`` wrote as ``text`` (``""`` for None): its
+    date and time to the second (a four-digit year: always 19 characters), then Z."""
+    return text[:19] + "Z" if text else ""
 
 
 def is_listing(record):
