@@ -964,6 +964,18 @@ def test_the_reader_s_date_modified_text_is_rfc3339_of_the_date(when, timezone):
     assert rfc3339_of_iso(None) == ""
 
 
+@hypothesis_settings(max_examples=500, deadline=None)
+@given(st.text(st.characters(max_codepoint=127)))
+@example(" a \t b ")
+@example("x&amp;y<b>z")
+def test_plain_text_of_ascii_text_is_what_the_general_path_gives(value):
+    from dalil.core.text import plain_text
+
+    # Around "é" the text is not ASCII: plain_text takes its general path for it.
+    general = plain_text("é " + value + " é")
+    assert plain_text(value) == (general[2:-2] if general != "é é" else "")
+
+
 def test_listings_of_plain_paragraphs_skip_markdown_passes():
     lean = LeanMarkdownReader(settings())
     texts = [text for name, text in generate_files(40) if name.startswith("listings/")]

@@ -31,6 +31,10 @@ def plain_text(value):
     if value is None:
         return ""
     value = str(value)
+    if value.isascii() and value.isprintable() and "<" not in value and "&" not in value:
+        # No tag, entity, control or bidi character, and NFC already (a listing's phone,
+        # email, URLs, slugs, Latin names): only the spaces to collapse.
+        return " ".join(value.split())
     if "<" in value and needs_parsing(value):
         from bs4 import BeautifulSoup  # as in sanitize_html: rarely needed
 
