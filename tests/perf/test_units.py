@@ -702,7 +702,7 @@ def test_sitemap_lines_are_made_again_only_for_the_part_of_a_listing_whose_diges
     site_date = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.timezone.utc)
 
     def locations(entries):
-        return [Location("https://x.test/" + url, rfc3339(lastmod)) for url, lastmod in entries]
+        return [Location("https://x.test/" + url, lastmod) for url, lastmod in entries]
 
     def lines(directory, known=None, used=None, lastmod=site_date):
         made.clear()

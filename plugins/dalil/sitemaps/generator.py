@@ -129,12 +129,12 @@ class SitemapsGenerator(Generator):
             files.write(cfg.robots_save_as, robots_txt(disallowed, sitemap_urls))
 
     def _locations(self, entries):
-        """The ``Location`` of each ``PageEntry`` of ``entries``, minus what robots.txt
-        closes (a blocked URL is an error)."""
+        """The ``Location`` of each ``(url, lastmod text)`` of ``entries``, minus what
+        robots.txt closes (a blocked URL is an error)."""
         blocked = tuple(disallowed_paths("", self.config.robots_disallow))
         site = absolute_url(self.siteurl, "")[:-1]  # absolute_url, with each path made once
         absolute = ("http://", "https://")
-        return [Location(url if url.startswith(absolute) else site + path, rfc3339(lastmod))
+        return [Location(url if url.startswith(absolute) else site + path, lastmod)
                 for url, lastmod in entries if not (path := root_path(url)).startswith(blocked)]
 
     def _listing_lines(self, files, lastmod):
@@ -159,7 +159,8 @@ class SitemapsGenerator(Generator):
                            "DALIL_SITEMAPS_MAX_URLS/MAX_BYTES lowered to that",
                            PROTOCOL_MAX_URLS, PROTOCOL_MAX_BYTES)
         lastmod = site_lastmod(self.context)
-        others = self._locations(site_entries(self.context, lastmod))
+        others = self._locations([(url, rfc3339(date))
+                                  for url, date in site_entries(self.context, lastmod)])
         # Each other URL's line is kept for the next build, which serialises only new URLs and dates.
         used = {}
         other_lines = sitemap_lines(others, files.load_derived(LINES_MEMO, LINES_PURPOSE), used)
@@ -243,7 +244,7 @@ class SitemapsGenerator(Generator):
 def listing_lines(directory, locations, lastmod, known=None, used=None):
     """``(locs, lastmods, lines)``: the sitemap URL, ``lastmod`` text and line of each
     published listing's page (three columns), made a part of listings at a time
-    (``listing_parts``). ``locations`` makes ``Location``s of ``PageEntry``s; ``lastmod`` is
+    (``listing_parts``). ``locations`` makes ``Location``s of (url, lastmod text) pairs; ``lastmod`` is
     the date of an undated listing. A part in ``known`` (by its key) is taken whole;
     ``used`` gets this build's parts (plain data, for ``marshal``)."""
     known, site_date = known or {}, rfc3339(lastmod)
@@ -253,7 +254,7 @@ def listing_lines(directory, locations, lastmod, known=None, used=None):
         # A part with an undated listing shows the site's date: kept while it is the same.
         if part is None or part[0] not in (None, site_date):
             entries = listing_entries(listings)
-            made = locations([(url, date or lastmod) for url, date in entries])
+            made = locations([(url, date or site_date) for url, date in entries])
             part = (site_date if any(date is None for _, date in entries) else None,
                     [location.loc for location in made],
                     [location.lastmod for location in made], url_lines(made))
