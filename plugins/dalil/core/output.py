@@ -131,6 +131,17 @@ def is_plain_relpath(relpath):
         "/." not in relpath and "//" not in relpath)
 
 
+def all_plain_relpaths(relpaths):
+    """True if every one of ``relpaths`` is ``is_plain_relpath``: checked on them joined,
+    in a few scans made in C (100,000 pages in a rebuild: 1 µs each, one by one). False
+    too when one holds a NUL, the separator: its caller then checks them one by one."""
+    if not relpaths:
+        return True
+    joined = "\0" + "\0".join(relpaths) + "\0"
+    return joined.count("\0") == len(relpaths) + 1 and not any(
+        part in joined for part in ("\0\0", "\0/", "\0.", "/\0", "/.", "//"))
+
+
 def stats_below(folder, paths):
     """``os.stat`` of each of ``paths`` (relative to ``folder``, or absolute), or None for
     one that cannot be stamped. Each relative to the open folder: 1 to 1.5 µs less a
@@ -211,7 +222,21 @@ class OutputFiles:
         self._background = []  # (pid, pipe, writer) of the forked writers not yet joined
         self._pending = []  # (function, writer, rank) to fork for (see start_background)
         self._queues = []  # (read end of a pipe of numbers, functions) not yet run out
-        self.measured = {}  # relpath -> its size as ``measured_ahead`` found it (None: absent)
+        self._measured = {}  # relpath -> its size as ``measured_ahead`` found it (None: absent)
+        self._measured_data = []  # ``marshal`` data of more of them, not loaded yet
+
+    def measure_from(self, data):
+        """Take the sizes ``measured_ahead`` found, as ``marshal`` data: loaded on first use
+        (``measured``), by the forked writer that checks those files (100,000 vCards), not
+        by the build's own process."""
+        self._measured_data.append(data)
+
+    @property
+    def measured(self):
+        """``{relpath: size, or None: absent}`` of the files measured ahead."""
+        while self._measured_data:
+            self._measured.update(marshal.loads(self._measured_data.pop(0)))
+        return self._measured
 
     def path_for(self, relpath):
         relpath = str(relpath)

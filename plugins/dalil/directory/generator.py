@@ -37,7 +37,7 @@ from dalil.search.settings import search_settings
 
 from .collation import WordCollator
 from .hours import utc_offsets
-from .incremental import (PageCache, digest, global_digest, last_build_sizes, stored_pages,
+from .incremental import (PageCache, digest, global_digest, last_build_stale, stored_pages,
                           template_closure, term_key, undeclared_names)
 from .jsonld import listing_json_ld
 from .model import CONTEXT_KEY, TEXT_NOT_LOADED, Directory, Listing, Term
@@ -97,7 +97,7 @@ class DirectoryGenerator(Generator):
         self.unloaded_texts = {}  # listing -> its record: its HTML still in the cache
         self._sizing = None  # (pool, result) of a worker measuring the last build's pages
         self._stored_pages = None  # the last build's page digests, loaded ahead (stored_pages)
-        self._page_sizes = None  # the sizes _sizing measured, once taken (_measured_sizes)
+        self._stale_pages = None  # the pages _sizing found changed, once taken (_measured_stale)
         self._ignored = None  # IGNORE_FILES as one compiled expression (see _include_name)
         self.cached_texts = self.source_cache.texts
         self.sources_read = 0
@@ -189,7 +189,7 @@ class DirectoryGenerator(Generator):
             # Then, while this process makes the model, a worker measures the pages and the
             # files other generators name (measure_ahead) that the last build wrote (see
             # PageCache): a third process at once would slow both.
-            self._sizing = pool, pool.submit(_last_build_sizes)
+            self._sizing = pool, pool.submit(_measure_last_build)
         else:  # nothing to load meanwhile
             cache.load()
             listed = _list_sources(self, sources, stamped)
@@ -212,7 +212,7 @@ class DirectoryGenerator(Generator):
     def _finish_reading(self, errors):
         """``{kind: records}`` of the sources ``_start_reading`` started with."""
         (pool, _, outcomes, relpaths, records), self._reading = self._reading, None
-        # The pool ends here, or with the sizes its worker measures (``_measured_sizes``).
+        # The pool ends here, or with the sizes its worker measures (``_measured_stale``).
         with pool if self._sizing is None else contextlib.nullcontext():
             for (_, relpath), outcome in outcomes:
                 if isinstance(outcome, str):  # a reader's own error: bad date, encoding, ...
@@ -443,7 +443,7 @@ class DirectoryGenerator(Generator):
         global_key = None
         if self.settings.get("CACHE_CONTENT"):
             global_key = global_digest(self, [listing_template.name, term_template.name])
-        cache = PageCache(self.settings, self.output_path, global_key, sizes=self._measured_sizes(),
+        cache = PageCache(self.settings, self.output_path, global_key, stale=self._measured_stale(),
                           stored=self._stored_pages)
         self._stored_pages = None
         # Without the cache nothing is skipped, so nothing needs a digest.
@@ -486,20 +486,22 @@ class DirectoryGenerator(Generator):
 
     def _take_measured(self):
         """Take what the reading worker measured of the last build's output (see
-        ``_start_reading``), once: the pages' sizes for ``_measured_sizes``, the other
-        files' (``measure_ahead``) for the build's ``OutputFiles.measured``."""
-        if self._sizing is not None and self._page_sizes is None:
-            self._page_sizes, others = marshal.loads(self._sizing[1].get())
-            output_files(self.context).measured.update(others)
+        ``_start_reading``), once: its stale pages for ``_measured_stale``, the other
+        files' sizes (``measure_ahead``) for the build's ``OutputFiles.measured``, still
+        as ``marshal`` data: the writer that reads them loads them."""
+        if self._sizing is not None and self._stale_pages is None:
+            stale, others = marshal.loads(self._sizing[1].get())
+            self._stale_pages = set(stale)
+            output_files(self.context).measure_from(others)
 
-    def _measured_sizes(self):
-        """The sizes of the last build's pages as a reading worker found them, else None;
-        the reading pool ends here."""
+    def _measured_stale(self):
+        """The last build's pages whose files changed since, as a reading worker found
+        them, else None; the reading pool ends here."""
         if self._sizing is not None:
             with self._sizing[0]:
                 self._take_measured()
             self._sizing = None
-        return self._page_sizes
+        return self._stale_pages
 
     def _render_all(self, pool, writer, cache, label, kind, pages, observer, complete=None):
         """Render the pages of ``kind`` that the cache does not keep, ``pages`` their refs,
@@ -584,7 +586,7 @@ class DirectoryGenerator(Generator):
                 base_dir, cfg.page_url.format(number=number), "index.html")
             chunk = self._page_listings(term, number)
             yield number, save_as, page_digest(f"{key}:{number}:".encode("utf-8"),
-                                               [listing_digests[x] for x in chunk])
+                                               map(listing_digests.__getitem__, chunk))
 
     def render_page(self, job):
         """Render one page and write it if its bytes changed: ``(size, changed, card)``,
@@ -683,12 +685,13 @@ def near_me_index(settings):
     return root_path(save_as) if save_as else ""
 
 
-def _last_build_sizes(generator):
-    """``marshal`` data of ``(page sizes, other sizes)``: ``measured_ahead``, first (the
-    exports start as the model is made), then ``last_build_sizes`` for the directory's
-    pages (runs in a worker)."""
-    others = measured_ahead(generator.settings, generator.output_path)
-    return marshal.dumps((last_build_sizes(generator.settings, generator.output_path), others))
+def _measure_last_build(generator):
+    """``marshal`` data of ``(stale pages, other sizes)``: ``measured_ahead``, first (the
+    exports start as the model is made), then ``last_build_stale`` for the directory's
+    pages (runs in a worker); the other sizes as ``marshal`` data of their own."""
+    others = marshal.dumps(measured_ahead(generator.settings, generator.output_path))
+    return marshal.dumps((sorted(last_build_stale(generator.settings, generator.output_path)),
+                          others))
 
 
 def _list_sources(generator, sources, stamped):
