@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from dalil.core.dates import build_time, to_utc
 from dalil.core.pages import site_pages
+from dalil.directory.articles import content_save_as
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
 from dalil.directory.settings import directory_settings
 
@@ -94,13 +95,13 @@ def site_entries(context, lastmod):
                 for url in term_page_urls(term, cfg.per_page, cfg.page_url):
                     add(url, date)
     for article in context.get("articles", []):
-        if article.save_as:
+        if content_save_as(article):
             add(article.url, content_date(article, timezone))
     for category, category_articles in context.get("categories", []):
         if category.save_as:
             add(category.url, newest(content_date(item, timezone) for item in category_articles))
     for page in context.get("pages", []):
-        if page.save_as:
+        if content_save_as(page):
             add(page.url, content_date(page, timezone))
     for page in site_pages(context):
         if page.indexable:

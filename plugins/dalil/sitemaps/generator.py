@@ -1,6 +1,7 @@
 """The sitemaps generator: sitemap index and sub-sitemaps, news sitemap, /sitemap/, robots.txt."""
 
 import datetime as dt
+import functools
 import logging
 import marshal
 import os
@@ -159,7 +160,9 @@ class SitemapsGenerator(Generator):
                            "DALIL_SITEMAPS_MAX_URLS/MAX_BYTES lowered to that",
                            PROTOCOL_MAX_URLS, PROTOCOL_MAX_BYTES)
         lastmod = site_lastmod(self.context)
-        others = self._locations([(url, rfc3339(date))
+        # Once a date: a term's pages share its date (11,000 pages, 3,000 dates at 100,000).
+        lastmod_text = functools.lru_cache(maxsize=None)(rfc3339)
+        others = self._locations([(url, lastmod_text(date))
                                   for url, date in site_entries(self.context, lastmod)])
         # Each other URL's line is kept for the next build, which serialises only new URLs and dates.
         used = {}
