@@ -7,6 +7,8 @@ import marshal
 import jsonschema
 import pytest
 from bs4 import BeautifulSoup
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from tests import sitebuilder as sb
@@ -297,3 +299,14 @@ def test_a_memo_of_entries_makes_only_the_changed_listings_parts_entries(monkeyp
     assert [entry["n"] for entry in second if entry["t"] == "listing"] == [
         entry["n"] if number != 700 else "اسم جديد"
         for number, entry in enumerate(item for item in first if item["t"] == "listing")]
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.dictionaries(st.sampled_from(["t", "s", "n", "ll", "k"]),
+                                st.one_of(st.text(max_size=4), st.floats(-90, 90),
+                                          st.lists(st.text(max_size=3), max_size=2)),
+                                max_size=4), max_size=5))
+def test_entries_are_encoded_together_as_each_alone(entries):
+    from dalil.search.index import entries_text, entry_text
+
+    assert entries_text(entries) == b",".join(map(entry_text, entries))

@@ -8,6 +8,8 @@ from collections import Counter
 import jsonschema
 import pytest
 from bs4 import BeautifulSoup
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dalil.search.prepared import encode_numbers, prepared_index
 from tests import sitebuilder as sb
@@ -228,3 +230,11 @@ def test_empty_save_as_turns_it_off(tmp_path):
     assert not result.path(PREPARED).exists() and not result.path(PREPARED + ".gz").exists()
     search = BeautifulSoup(result.read("search/index.html"), "html.parser")
     assert search.find(id="live-search")["data-index"] == "https://dalil.test/search-index.json"
+
+
+@settings(max_examples=500, deadline=None, derandomize=True)
+@given(st.lists(st.text(alphabet=" a\u00a0ب\u200f", max_size=6), max_size=6))
+def test_all_tokens_are_the_tokens_of_each_text_in_turn(texts):
+    from dalil.search.prepared import all_tokens, tokens_of
+
+    assert all_tokens(texts) == [token for text in texts for token in tokens_of(text)]

@@ -23,6 +23,8 @@ from .spreadsheet import guard_cell
 from .vcard import listing_vcard
 
 BOM = "\ufeff"
+# json.dumps with options makes an encoder for each call: made once.
+_ROW_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
 
 
 class JsonArrayWriter:
@@ -37,7 +39,7 @@ class JsonArrayWriter:
 
     def row(self, record, listing):
         """The listing's line (UTF-8), or None when it has none in this file."""
-        return json.dumps(record, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        return _ROW_ENCODER.encode(record).encode("utf-8")
 
     @staticmethod
     def join(rows):

@@ -22,7 +22,9 @@ ARTICLE_TYPES = {"news": "news", "blog": "blog"}
 def make_entry(kind, slug, name, url, **optional):
     """An entry with keys in the documented order; empty optional values are left out."""
     entry = {"t": kind, "s": slug, "n": name}
-    entry.update((key, value) for key, value in optional.items() if value)
+    for key, value in optional.items():
+        if value:
+            entry[key] = value
     entry["url"] = root_path(url)
     return entry
 
@@ -72,7 +74,7 @@ def index_parts(directory, articles, pages, memo=None, used=None):
             entries = None
             if text is None:
                 entries = [listing_entry(listing) for listing in listings]
-                text = b",".join(map(entry_text, entries))
+                text = entries_text(entries)
             if used is not None and key is not None:
                 used[key] = text
             parts.append((entries, text))
@@ -87,7 +89,7 @@ def index_parts(directory, articles, pages, memo=None, used=None):
 
 
 def _part(entries):
-    return entries, b",".join(map(entry_text, entries))
+    return entries, entries_text(entries)
 
 
 # json.dumps with these options makes an encoder for each call: a third of the time of
@@ -98,6 +100,13 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(","
 def entry_text(entry):
     """One entry's JSON in the index, UTF-8: compact, as ``serialise`` writes each."""
     return _ENCODER.encode(entry).encode("utf-8")
+
+
+def entries_text(entries):
+    """``entry_text`` of each of ``entries``, joined by commas: encoded as one JSON array,
+    its brackets cut off (one call of the C encoder: ``encode`` makes an encoder for each
+    call, most of an entry's time)."""
+    return _ENCODER.encode(entries)[1:-1].encode("utf-8")
 
 
 def serialised_texts(texts, per_piece=512):

@@ -74,11 +74,17 @@ def url_patterns(entries, field="url"):
     return [patterns.get(kind, "") for kind in TYPES]
 
 
+def all_tokens(texts):
+    """The tokens of each of ``texts`` (``tokens_of``), one after the other: the texts
+    joined by a space and split once, the same tokens (a space is what splits them)."""
+    joined = " ".join(filter(None, texts))
+    return joined.split(" ") if joined else []
+
+
 def prepared_index(entries):
     """The prepared index of ``entries`` (the search index's entries, in its order)."""
     # The most frequent tokens first: their numbers take one digit.
-    frequency = Counter(token for entry in entries for text in _texts(entry)
-                        for token in tokens_of(text))
+    frequency = Counter(all_tokens(text for entry in entries for text in _texts(entry)))
     vocabulary = sorted(frequency, key=lambda token: (-frequency[token], token))
     token_id = {token: number for number, token in enumerate(vocabulary)}
     # A listing's category and city: 1 + their number among the entries of their type.
@@ -88,13 +94,12 @@ def prepared_index(entries):
                             enumerate(entry for entry in entries if entry["t"] == kind)})
     patterns, img_patterns = url_patterns(entries), url_patterns(entries, "img")
     type_number = {kind: number for number, kind in enumerate(TYPES)}
-    lengths, text_tokens, url_exceptions, keywords = [], [], [], []
-    img_follows, img_exceptions = [], []
+    # Each entry's texts, field by field: their lengths in tokens, then all their tokens.
+    texts = [entry.get(field, "") for entry in entries for field in TEXT_FIELDS]
+    lengths = [text.count(" ") + 1 if text else 0 for text in texts]
+    text_tokens = list(map(token_id.__getitem__, all_tokens(texts)))
+    url_exceptions, keywords, img_follows, img_exceptions = [], [], [], []
     for number, entry in enumerate(entries):
-        for field in TEXT_FIELDS:
-            ids = [token_id[token] for token in tokens_of(entry.get(field, ""))]
-            lengths.append(len(ids))
-            text_tokens += ids
         pattern = patterns[type_number[entry["t"]]]
         if entry["url"] != pattern.replace(SLUG_FIELD, entry["s"]):
             url_exceptions.append([number, entry["url"]])
