@@ -172,30 +172,6 @@ def test_output_paths_joined_by_concatenation_are_those_normalising_gives(relpat
         assert target.startswith(files.root.rstrip("/") + "/")
 
 
-@hypothesis_settings(max_examples=500, deadline=None, derandomize=True)
-@given(st.lists(st.text(alphabet="a./\\\0é", max_size=6), max_size=4), st.sampled_from(["/srv/out", "/srv/x/../out"]))
-@example(["directory/listing/a/index.html", "b/index.html"], "/srv/out")
-@example(["a/", "b"], "/srv/out")
-@example(["a\0/b"], "/srv/out")
-@example([], "/srv/out")
-def test_output_paths_of_many_are_those_of_each(relpaths, root):
-    """``all_plain_relpaths`` (one scan of them joined) agrees with ``is_plain_relpath`` of
-    each, and ``output_file_paths`` gives each path what ``output_file_path`` gives it."""
-    from dalil.core.output import all_plain_relpaths, is_plain_relpath
-    from dalil.core.writer import output_file_path, output_file_paths
-
-    # A NUL, which no path holds, is left to the path-by-path check.
-    assert all_plain_relpaths(relpaths) == (all(map(is_plain_relpath, relpaths))
-                                            and not any("\0" in relpath for relpath in relpaths))
-    try:
-        expected = [output_file_path(root, relpath) for relpath in relpaths]
-    except (RuntimeError, ValueError):  # outside the folder, or a NUL: refused as before
-        with pytest.raises((RuntimeError, ValueError)):
-            output_file_paths(root, relpaths)
-    else:
-        assert output_file_paths(root, relpaths) == expected
-
-
 def test_files_measured_ahead_are_not_stamped_again(tmp_path, monkeypatch):
     from dalil.core import output
     from dalil.core.output import OutputFiles, measure_ahead, measured_ahead

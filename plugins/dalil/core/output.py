@@ -131,17 +131,6 @@ def is_plain_relpath(relpath):
         "/." not in relpath and "//" not in relpath)
 
 
-def all_plain_relpaths(relpaths):
-    """True if every one of ``relpaths`` is ``is_plain_relpath``: checked on them joined,
-    in a few scans made in C (100,000 pages in a rebuild: 1 µs each, one by one). False
-    too when one holds a NUL, the separator: its caller then checks them one by one."""
-    if not relpaths:
-        return True
-    joined = "\0" + "\0".join(relpaths) + "\0"
-    return joined.count("\0") == len(relpaths) + 1 and not any(
-        part in joined for part in ("\0\0", "\0/", "\0.", "/\0", "/.", "//"))
-
-
 def stats_below(folder, paths):
     """``os.stat`` of each of ``paths`` (relative to ``folder``, or absolute), or None for
     one that cannot be stamped. Each relative to the open folder: 1 to 1.5 µs less a

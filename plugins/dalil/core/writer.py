@@ -15,7 +15,7 @@ from pelican.utils import sanitised_join
 from pelican.writers import FileOverwriteFailedError, Writer
 
 from . import background
-from .output import OBSERVER_KEY, all_plain_relpaths, is_plain_relpath, write_if_changed
+from .output import OBSERVER_KEY, is_plain_relpath, write_if_changed
 
 CONTENT_PAGES_CACHE = "dalil_content_pages.marshal"
 # What Pelican gives the template of one article or one page (generate_articles,
@@ -158,15 +158,15 @@ def output_file_paths(output_path, save_as_list):
     if not _is_normal_folder(output_path):
         return [sanitised_join(output_path, save_as) for save_as in save_as_list]
     prefix = output_path + "/"
-    if all_plain_relpaths(save_as_list):
-        return list(map(prefix.__add__, save_as_list))
     return [prefix + save_as if is_plain_relpath(save_as) else sanitised_join(output_path, save_as)
             for save_as in save_as_list]
 
 
 def output_file_path(output_path, save_as):
     """``output_file_paths`` of one ``save_as``."""
-    return output_file_paths(output_path, [save_as])[0]
+    if _is_normal_folder(output_path) and is_plain_relpath(save_as):
+        return output_path + "/" + save_as
+    return sanitised_join(output_path, save_as)
 
 
 @functools.lru_cache(maxsize=8)
