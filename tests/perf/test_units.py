@@ -1160,6 +1160,40 @@ def test_stable_repr_tells_apart_any_two_values(first, second):
     digest(stable_repr(first))  # any text, lone surrogates too, can be digested
 
 
+@given(first=st.dictionaries(st.text(max_size=2), _PLAIN_VALUES, max_size=3),
+       second=st.dictionaries(st.text(max_size=2), _PLAIN_VALUES, max_size=3))
+@example(first={"a": "1"}, second={"a": 1})
+@example(first={"a": "x"}, second={"a": Markup("x")})
+@example(first={"a": ["x"]}, second={"a": ("x",)})
+@hypothesis_settings(max_examples=1000, deadline=None, derandomize=True)
+def test_a_content_page_key_tells_apart_what_stable_repr_tells_apart(first, second):
+    """An article's key (``_tagged_items`` written by ``marshal``) changes exactly when the
+    ``stable_repr`` of its metadata does."""
+    import marshal
+
+    from dalil.core.writer import _tagged_items
+    from dalil.directory.incremental import stable_repr
+
+    same_key = marshal.dumps(_tagged_items(first), 2) == marshal.dumps(_tagged_items(second), 2)
+    assert same_key == (stable_repr(first) == stable_repr(second))
+
+
+def test_a_content_page_key_reads_a_url_wrapper_as_a_template_does():
+    import marshal
+
+    from pelican.settings import DEFAULT_CONFIG
+    from pelican.urlwrappers import Category, Tag
+
+    from dalil.core.writer import _tagged_items
+
+    settings = dict(DEFAULT_CONFIG)
+    keys = {marshal.dumps(_tagged_items({"category": wrapper}), 2) for wrapper in (
+        Category("news", settings), Category("blog", settings), Tag("news", settings),
+        Category("news", dict(settings, CATEGORY_URL="c/{slug}/"))) }
+    assert len(keys) == 4
+    assert marshal.dumps(_tagged_items({"category": Category("news", settings)}), 2) in keys
+
+
 def test_content_shares_one_url_wrapper_for_each_name():
     from pelican.urlwrappers import Author, Category, Tag
 
