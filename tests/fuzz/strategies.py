@@ -21,7 +21,7 @@ HOSTILE_PIECES = [
     "\x08", "\x0b", "\x0c", "\x1b", "\x7f", "\x85", "\u2028", "\u202e", "\u202d", "\u2066",
     "\u200f", "\ufeff", "\ufffe", "😀", "👨‍👩‍👧", "e\u0301", "بَّ", LONG_ARABIC, "=", "+", "-",
     "@", "=HYPERLINK(\"http://x\")", "javascript:alert(1)", "&amp;", "&#0;", "&lt;", "]]>",
-    "<!--", "-->", "{{ 7*7 }}", "{% raw %}", "%00", "../", "CON", " ",
+    "<!--", "-->", "{{ 7*7 }}", "{% raw %}", "%00", "../", "CON", " ", "<![", "<&",
 ]
 # (source, plain text the outputs must show): valid text whose value is known.
 CLEAN_PIECES = [

@@ -964,16 +964,30 @@ def test_the_reader_s_date_modified_text_is_rfc3339_of_the_date(when, timezone):
     assert rfc3339_of_iso(None) == ""
 
 
-@hypothesis_settings(max_examples=500, deadline=None)
+@hypothesis_settings(max_examples=1000, deadline=None, derandomize=True)
 @given(st.text(st.characters(max_codepoint=127)))
 @example(" a \t b ")
 @example("x&amp;y<b>z")
+@example("<&A")
+@example("0<![")
 def test_plain_text_of_ascii_text_is_what_the_general_path_gives(value):
     from dalil.core.text import plain_text
 
     # Around "é" the text is not ASCII: plain_text takes its general path for it.
     general = plain_text("é " + value + " é")
     assert plain_text(value) == (general[2:-2] if general != "é é" else "")
+
+
+def test_markup_html_parser_rejects_is_text_not_a_traceback():
+    """html.parser gives up on "<![" followed by more text (bs4's ParserRejectedMarkup):
+    a name keeps it as text, and HTML holding it is shown as text, with a note."""
+    from dalil.core.sanitize import sanitize_html
+    from dalil.core.text import plain_text
+
+    assert plain_text("مطعم <![ الأطلس") == "مطعم <![ الأطلس"
+    assert plain_text("a <&B") == "a <&B"  # a trailing "&" is kept, as in the middle
+    clean, removed = sanitize_html("<p>a <![ b</p>")
+    assert clean == "&lt;p&gt;a &lt;![ b&lt;/p&gt;" and removed
 
 
 def test_listings_of_plain_paragraphs_skip_markdown_passes():

@@ -7,6 +7,7 @@ or redirect other documents are removed, and so are event-handler and ``style``
 attributes and ``javascript:``-like URLs. Everything else is kept as written.
 """
 
+import html
 import re
 
 
@@ -52,8 +53,12 @@ def sanitize_html(value):
     # Imported here: most content never needs it, and it costs a tenth of a rebuild's start.
     from bs4 import BeautifulSoup
     from bs4.element import PreformattedString
+    from bs4.exceptions import ParserRejectedMarkup
 
-    soup = BeautifulSoup(value, "html.parser")
+    try:
+        soup = BeautifulSoup(value, "html.parser")
+    except ParserRejectedMarkup:  # html.parser gives up ("<![" before more text): shown as text
+        return html.escape(value, quote=False), ["markup the HTML parser cannot read (shown as text)"]
     removed = []
     # A comment, declaration or processing instruction may end differently in a browser
     # than in html.parser ("--!>"): none of them is needed on a page.

@@ -37,8 +37,14 @@ def plain_text(value):
         return " ".join(value.split())
     if "<" in value and needs_parsing(value):
         from bs4 import BeautifulSoup  # as in sanitize_html: rarely needed
+        from bs4.exceptions import ParserRejectedMarkup
 
-        value = BeautifulSoup(value, "html.parser").get_text()
+        try:
+            # A space after it: at the very end of its input the parser holds back, then
+            # drops, the "&" of a trailing "<&A" ("x <&A" gave "x <A"); collapsed below.
+            value = BeautifulSoup(value + " ", "html.parser").get_text()
+        except ParserRejectedMarkup:  # "<![" before more text: no markup, only text
+            value = html.unescape(value)
     elif "<" in value:
         # Markdown's usual tags only (a summary's <p>): nothing to parse but the tags.
         value = html.unescape(ANY_TAG.sub("", value))
