@@ -1,6 +1,7 @@
 """Interface text through gettext: complete ar/fr/en catalogs, CLDR plural forms, the
 interface language setting, and the catalogs shipped in the wheel."""
 
+import json
 import re
 import shutil
 import subprocess
@@ -91,6 +92,29 @@ def test_french_interface_sets_lang_dir_and_text_of_every_page(french):
     assert not ARABIC.search(" ".join(dt.get_text() for dt in listing.select(".facts dt")))
 
 
+def test_every_page_loads_the_scripts_messages_of_its_language_before_i18n(french):
+    """The scripts' text is one file the browser caches, deferred before i18n.js (deferred
+    scripts run in the page's order), not a block repeated in every page."""
+    messages_url = sb.SITEURL + "/theme/js/messages.fr.js"
+    pages = [relpath for relpath in french.files() if relpath.endswith(".html")]
+    assert len(pages) > 40
+    for relpath in pages:
+        head = BeautifulSoup(french.read(relpath), "html.parser").head
+        scripts = head.find_all("script", src=True)
+        sources = [script["src"] for script in scripts]
+        assert messages_url in sources, relpath
+        assert sources.index(messages_url) < sources.index(sb.SITEURL + "/theme/js/i18n.js")
+        assert all(script.has_attr("defer") for script in scripts), relpath
+        assert not head.find("script", type="application/json"), relpath
+    prefix = "window.dalilMessages = "
+    line = next(line for line in french.read("theme/js/messages.fr.js").splitlines()
+                if line.startswith(prefix))
+    messages = json.loads(line[len(prefix):].removesuffix(";"))
+    assert messages["Address"] == "Adresse"
+    assert not ARABIC.search(json.dumps(messages, ensure_ascii=False))
+    assert not french.path("theme/js/messages.ar.js").exists()
+
+
 def content_text(files):
     """Every Arabic text of the fixture's content, longest first: what a French page may
     still show as written."""
@@ -108,15 +132,14 @@ def content_text(files):
                                      "directory/city/agadir/index.html"])
 def test_french_interface_has_no_arabic_interface_text(french, relpath):
     page = BeautifulSoup(french.read(relpath), "html.parser")
-    assert page.select("#dalil-messages"), relpath
     if relpath.startswith("directory/listing"):
         assert page.select(".opening-hours tr") and page.select(".directions a")
     else:
         assert page.select(".near-me"), relpath
     if relpath.startswith("search"):
         assert page.select("#search-facets select option")
-    for script in page.select("script:not(#dalil-messages)"):
-        script.decompose()  # JSON-LD: content
+    for script in page.select("script"):
+        script.decompose()  # JSON-LD: content; the scripts' messages: the test below
     for term in page.select(".facts dt"):
         if term.get_text() == "Adresse":
             term.find_next_sibling("dd").decompose()  # the address as the exports write it

@@ -1,11 +1,9 @@
-"""The scripts' interface text in Chromium: i18n.js reads the page's messages, plural
-forms by the browser's CLDR rules (Intl.PluralRules)."""
-
-import json
+"""The scripts' interface text in Chromium: i18n.js reads the build's messages script,
+plural forms by the browser's CLDR rules (Intl.PluralRules)."""
 
 import pytest
 
-from dalil.core.i18n import script_messages
+from dalil.core.i18n import script_messages, script_messages_js
 from tests import sitebuilder as sb
 
 from . import fixtures
@@ -20,8 +18,8 @@ I18N_JS = sb.THEME / "static" / "js" / "i18n.js"
 def test_plural_forms_in_scripts_follow_cldr(chromium_browser, lang):
     messages = script_messages(lang, "messages")  # the templates' plurals, as scripts get them
     page = chromium_browser.new_page()
-    page.set_content(f'<html lang="{lang}"><head><script type="application/json" '
-                     f'id="dalil-messages">{json.dumps(messages)}</script></head></html>')
+    page.set_content(f'<html lang="{lang}"><head></head></html>')
+    page.add_script_tag(content=script_messages_js(messages))
     page.add_script_tag(content=I18N_JS.read_text(encoding="utf-8"))
     texts = page.evaluate("counts => counts.map(n => dalilPlural('%(num)s listing', "
                           "'%(num)s listings', n))", list(COUNTS))

@@ -2,7 +2,8 @@
 
 Templates use Jinja's i18n extension (``{% trans %}``, ``_()``, ``ngettext``) with the
 ``messages`` catalogs; the theme's scripts call ``dalilText``/``dalilPlural`` (i18n.js)
-with the ``scripts`` catalogs, which every page carries as a JSON block. The catalogs are
+with the ``scripts`` catalogs, which one script of the build sets for them
+(``script_messages_save_as``: a file the browser caches, not 3.6 KB in every page). The catalogs are
 the ``.po`` sources under ``dalil/locales``, compiled in memory when a build starts
 (Babel), so the repository and the wheel hold no generated ``.mo`` file. Plural forms
 come from the catalog header, which Babel writes from CLDR's rules.
@@ -12,6 +13,7 @@ import datetime
 import functools
 import hashlib
 import io
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,9 +24,9 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 from jinja2 import pass_context
-from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
+from .output import output_files
 from .settings import read_settings
 
 LOCALES = Path(__file__).resolve().parent.parent / "locales"
@@ -60,7 +62,7 @@ def read_catalog(lang, domain=DOMAIN):
     with (LOCALES / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as source:
         return read_po(source, locale=lang, domain=domain)
 
-# The build's compiled catalogs: (language, translations, the scripts' messages as JSON).
+# The build's compiled catalogs: (language, translations, the scripts' messages script).
 CATALOGS_KEY = "dalil_interface_catalogs"
 
 
@@ -98,6 +100,21 @@ def script_messages(lang, domain=SCRIPTS_DOMAIN):
     return messages
 
 
+def script_messages_js(messages):
+    """The script that gives i18n.js ``messages`` (``script_messages``): loaded before it,
+    as both are deferred and run in the page's order."""
+    data = json.dumps(messages, ensure_ascii=False, sort_keys=True, allow_nan=False)
+    return ("// The scripts' interface text, from Dalil's catalog: i18n.js reads it.\n"
+            f"window.dalilMessages = {data};\n")
+
+
+def script_messages_save_as(settings):
+    """Where the build writes its ``script_messages_js``, one file per interface language:
+    pages name it, and the service worker caches it with the theme's files."""
+    theme_dir = settings.get("THEME_STATIC_DIR", "theme")
+    return f"{theme_dir}/js/messages.{interface_settings(settings).lang}.js"
+
+
 def format_number(value, lang):
     # Western digits in every language: Moroccan Arabic writes them so.
     return format_decimal(value, locale=lang, numbering_system="latn")
@@ -111,6 +128,11 @@ def format_day(value, lang):
 def weekday_name(day, lang):
     """The name of ``day`` (0 is Monday) in ``lang``, from CLDR."""
     return get_day_names("wide", locale=lang)[day]
+
+
+def write_script_messages(context, settings):
+    """Write the build's ``script_messages_js`` at ``script_messages_save_as``."""
+    output_files(context).write(script_messages_save_as(settings), context[CATALOGS_KEY][2])
 
 
 def remembered_gettext(gettext, translated, catalog):
@@ -137,8 +159,8 @@ def remembered_gettext(gettext, translated, catalog):
 
 
 def install_interface(generator):
-    """``generator_init``: gettext, ``interface_lang``/``interface_dir``, the scripts'
-    messages (``script_messages_json``), ``content_attrs`` (the ``lang`` and ``dir`` of
+    """``generator_init``: gettext, ``interface_lang``/``interface_dir``, the URL of the
+    scripts' messages (``script_messages_url``, below SITEURL), ``content_attrs`` (the ``lang`` and ``dir`` of
     content text when the interface is in another language) and the ``number``, ``day``
     and ``weekday`` filters in ``generator``'s Jinja environment."""
     cfg = interface_settings(generator.settings)
@@ -147,12 +169,9 @@ def install_interface(generator):
     # Compiled once per build (the context is the build's), not once per generator.
     catalogs = generator.context.get(CATALOGS_KEY)
     if catalogs is None or catalogs[0] != cfg.lang:
-        # The page's JSON block for i18n.js: escaped for HTML, Arabic kept as text.
         catalogs = generator.context[CATALOGS_KEY] = (
-            cfg.lang, translations(cfg.lang),
-            htmlsafe_json_dumps(script_messages(cfg.lang), ensure_ascii=False,
-                                sort_keys=True, allow_nan=False))
-    _, compiled, scripts_json = catalogs
+            cfg.lang, translations(cfg.lang), script_messages_js(script_messages(cfg.lang)))
+    _, compiled, _ = catalogs
     env.install_gettext_translations(compiled, newstyle=True)
     env.globals["gettext"] = env.globals["_"] = remembered_gettext(
         env.globals["gettext"], compiled.gettext, compiled.dalil_digest)
@@ -161,7 +180,8 @@ def install_interface(generator):
     content_attrs = Markup(' lang="{}" dir="auto"').format(content_lang) \
         if content_lang != cfg.lang else Markup("")
     env.globals.update(interface_lang=cfg.lang, interface_dir=cfg.dir,
-                       script_messages_json=scripts_json, content_attrs=content_attrs)
+                       script_messages_url=script_messages_save_as(generator.settings),
+                       content_attrs=content_attrs)
     # Babel takes 20 µs a number, and pages show the same few (counts, page numbers).
     env.filters["number"] = functools.lru_cache(maxsize=4096, typed=True)(
         lambda value: format_number(value, cfg.lang))

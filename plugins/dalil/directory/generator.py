@@ -22,7 +22,7 @@ from pelican.readers import Readers, find_empty_alt
 
 from dalil.core.dates import build_time
 from dalil.core.errors import ContentErrors
-from dalil.core.i18n import N_
+from dalil.core.i18n import N_, write_script_messages
 from dalil.core.memory import kept_for_the_build, leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
 from dalil.core.output import OBSERVER_KEY, measured_ahead, output_files, write_if_changed
@@ -479,6 +479,7 @@ class DirectoryGenerator(Generator):
                              observer, complete=lambda job: (*job, self._page_cards(job[1])))
             self.cards = None
         cache.save()
+        write_script_messages(self.context, self.settings)  # what the theme's pages load
         writer.write_file(cfg.index_save_as, self.get_template("directory/index"), self.context)
         not_found = self.get_template("404")
         for save_as in cfg.not_found_save_as:

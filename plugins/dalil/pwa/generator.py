@@ -7,7 +7,7 @@ from pathlib import Path
 from pelican.generators import Generator
 
 from dalil.core.dates import build_time, rfc3339_millis
-from dalil.core.i18n import N_
+from dalil.core.i18n import N_, script_messages_save_as
 from dalil.core.output import output_files
 from dalil.core.pages import register_page, site_pages
 from dalil.core.templates import add_plugin_templates
@@ -84,7 +84,8 @@ class PwaGenerator(Generator):
             self._check_manifest_targets(static_files)
             files.write(cfg.manifest_save_as, manifest_json(self.settings, cfg, self._shortcuts()))
         if cfg.sw_save_as:
-            precache = list(static_files)
+            messages = script_messages_save_as(self.settings)  # written by the directory
+            precache = [*static_files, (messages, Path(self.output_path) / messages)]
             if cfg.offline_save_as:  # written above
                 precache.append((cfg.offline_url, Path(self.output_path) / cfg.offline_save_as))
             built_at = rfc3339_millis(build_time())

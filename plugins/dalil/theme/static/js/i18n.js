@@ -1,10 +1,9 @@
-// Interface text for the scripts: the page's JSON block #dalil-messages holds the
-// translations of the scripts' catalog (plural forms by CLDR category); a message
-// without one is shown as written.
+// Interface text for the scripts: the build's messages script, deferred before this one
+// (so it has run), sets window.dalilMessages: the translations of the scripts' catalog
+// (plural forms by CLDR category); a message without one is shown as written.
 (function () {
   'use strict';
-  var block = document.getElementById('dalil-messages');
-  var messages = block ? JSON.parse(block.textContent) : {};
+  var messages = window.dalilMessages || {};
   var lang = document.documentElement.lang || 'ar';
   var plurals = new Intl.PluralRules(lang);
   // Western digits in every language, as the pages write them.
