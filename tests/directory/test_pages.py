@@ -95,6 +95,19 @@ def test_listing_json_ld_is_local_business(site):
     assert data["url"] == sb.SITEURL + "/directory/listing/friends-cafe/"
 
 
+def test_listing_description_is_its_summary_as_text_in_meta_and_json_ld(site):
+    import json
+
+    page = soup(site, "directory/listing/zaytouna/index.html")
+    data = json.loads(page.find("script", type="application/ld+json").string)
+    assert page.find("meta", attrs={"name": "description"})["content"] == "مطعم مغربي."
+    assert data["description"] == "مطعم مغربي."
+    page = soup(site, "directory/listing/atlas-pharmacy/index.html")  # no summary
+    data = json.loads(page.find("script", type="application/ld+json").string)
+    assert "description" not in data
+    assert page.find("meta", attrs={"name": "description"})["content"].startswith("صيدلية الأطلس — ")
+
+
 def test_tricky_name_is_escaped_and_shown_exactly(site):
     raw = site.read("directory/listing/friends-cafe/index.html")
     assert "<الميناء>" not in raw  # escaped, not a tag

@@ -2,7 +2,6 @@
 
 import json
 
-from dalil.core.text import plain_text
 from dalil.core.urls import absolute_url
 
 from .hours import MINUTES_PER_DAY, SCHEMA_DAYS, clock
@@ -30,8 +29,9 @@ def opening_hours_specification(opening_ranges):
             for (opens, closes), days in ordered]
 
 
-def listing_json_ld(listing, siteurl):
-    """The JSON-LD text, safe inside ``<script type="application/ld+json">``."""
+def listing_json_ld(listing, siteurl, summary_text):
+    """The JSON-LD text, safe inside ``<script type="application/ld+json">``;
+    ``summary_text`` is ``plain_text`` of the listing's summary, which its page shows too."""
     data = {
         "@context": "https://schema.org",
         "@type": listing.category.schema_type,
@@ -49,9 +49,8 @@ def listing_json_ld(listing, siteurl):
         data["sameAs"] = listing.website
     if listing.image:
         data["image"] = absolute_url(siteurl, listing.image)
-    description = plain_text(listing.summary)
-    if description:
-        data["description"] = description
+    if summary_text:
+        data["description"] = summary_text
     if listing.has_coordinates:
         data["geo"] = {"@type": "GeoCoordinates", "latitude": listing.latitude,
                        "longitude": listing.longitude}
