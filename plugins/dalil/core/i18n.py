@@ -3,10 +3,10 @@
 Templates use Jinja's i18n extension (``{% trans %}``, ``_()``, ``ngettext``) with the
 ``messages`` catalogs; the theme's scripts call ``dalilText``/``dalilPlural`` (i18n.js)
 with the ``scripts`` catalogs, which one script of the build sets for them
-(``script_messages_save_as``: a file the browser caches, not 3.6 KB in every page). The catalogs are
-the ``.po`` sources under ``dalil/locales``, compiled in memory when a build starts
-(Babel), so the repository and the wheel hold no generated ``.mo`` file. Plural forms
-come from the catalog header, which Babel writes from CLDR's rules.
+(``script_messages_save_as``: a file the browser caches, not 3.6 KB in every page).
+The catalogs are the ``.po`` sources under ``dalil/locales``, compiled in memory when a
+build starts (Babel), so the repository and the wheel hold no generated ``.mo`` file.
+Plural forms come from the catalog header, which Babel writes from CLDR's rules.
 """
 
 import datetime
@@ -160,9 +160,9 @@ def remembered_gettext(gettext, translated, catalog):
 
 def install_interface(generator):
     """``generator_init``: gettext, ``interface_lang``/``interface_dir``, the URL of the
-    scripts' messages (``script_messages_url``, below SITEURL), ``content_attrs`` (the ``lang`` and ``dir`` of
-    content text when the interface is in another language) and the ``number``, ``day``
-    and ``weekday`` filters in ``generator``'s Jinja environment."""
+    scripts' messages (``script_messages_url``, below SITEURL), ``content_attrs`` (the
+    ``lang`` and ``dir`` of content text when the interface is in another language) and
+    the ``number``, ``day`` and ``weekday`` filters in ``generator``'s Jinja environment."""
     cfg = interface_settings(generator.settings)
     env = generator.env
     env.add_extension("jinja2.ext.i18n")

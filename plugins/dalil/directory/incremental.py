@@ -39,9 +39,9 @@ logger = logging.getLogger(__name__)
 CACHE_NAME = "dalil_directory_pages.marshal"
 TEMPLATE_NAMES_CACHE = "dalil_template_names.marshal"
 # Names the directory generator passes to its templates itself.
-PAGE_NAMES = {"listing", "json_ld", "summary_text", "noindex", "term", "page_listings", "page_number",
-              "page_count", "previous_url", "next_url", "output_file", "localsiteurl",
-              "near_me_index", "page_cards"}
+PAGE_NAMES = {"listing", "json_ld", "summary_text", "noindex", "term", "page_listings",
+              "page_number", "page_count", "previous_url", "next_url", "output_file",
+              "localsiteurl", "near_me_index", "page_cards"}
 _TERM_FIELDS = [f.name for f in dataclasses.fields(Term) if f.name != "listings"]
 
 
