@@ -49,8 +49,9 @@ class NotDigestable(Exception):
     pass
 
 
-# Shown by their repr: the same from build to build.
-_REPR_CLASSES = frozenset({type(None), int, float, bool, bytes, dt.date, dt.datetime})
+# Shown by their repr: the same from build to build (subclasses too, checked after).
+_REPR_TYPES = (int, float, bool, bytes, dt.date, dt.datetime)
+_REPR_CLASSES = frozenset({type(None), *_REPR_TYPES})
 
 
 def stable_repr(value, _open=None):
@@ -65,7 +66,7 @@ def stable_repr(value, _open=None):
         return repr(value)
     if isinstance(value, str):
         return f'{cls.__qualname__}"{len(value)}"{value}'
-    if isinstance(value, (int, float, bool, bytes, dt.date, dt.datetime)):
+    if isinstance(value, _REPR_TYPES):
         return repr(value)
     _open = set() if _open is None else _open
     if id(value) in _open:
