@@ -2,6 +2,7 @@
 
 import copy
 import datetime as dt
+import marshal
 import os
 import sys
 import time
@@ -21,7 +22,8 @@ from pelican.writers import FileOverwriteFailedError
 from dalil.core.writer import DalilWriter
 from dalil.directory.reader import (ContentMarkdownReader, LeanMarkdownReader, plain_paragraphs,
                                    use_for_content)
-from dalil.directory.model import LISTING_FIELDS
+from dalil.directory.model import (CORE_FIELDS, LISTING_FIELDS, PACKED_FIELDS, TEXT_NOT_LOADED,
+                                   Listing, cached_listing)
 from dalil.directory.sources import SourceCache, file_stamp
 from benchmarks.synthetic import generate_files
 
@@ -172,27 +174,17 @@ def test_output_paths_joined_by_concatenation_are_those_normalising_gives(relpat
         assert target.startswith(files.root.rstrip("/") + "/")
 
 
-def test_files_measured_ahead_are_not_stamped_again(tmp_path, monkeypatch):
-    from dalil.core import output
-    from dalil.core.output import OutputFiles, measure_ahead, measured_ahead
+def test_files_kept_unchanged_are_those_still_there_with_their_size(tmp_path):
+    from dalil.core.output import OutputFiles
 
     out = tmp_path / "out"
     (out / "b").mkdir(parents=True)
     (out / "b" / "kept.vcf").write_bytes(b"abc")
     (out / "b" / "changed.vcf").write_bytes(b"abcd")
-    monkeypatch.setattr(output, "_MEASURED_AHEAD", {})
-    measure_ahead("cards", lambda settings: ["b/kept.vcf", "b/changed.vcf", "b/gone.vcf", "../x"])
-    # A path that needs normalising is left to the build, which refuses it.
-    measured = measured_ahead({}, str(out))
-    assert measured == {"b/kept.vcf": 3, "b/changed.vcf": 4, "b/gone.vcf": None}
-
     files = OutputFiles(out)
-    files.measured.update(measured)
-    (out / "b" / "kept.vcf").unlink()  # after it was measured: the measure stands
-    (out / "b" / "late.vcf").write_bytes(b"x")  # not measured: stamped now
-    expected = [("b/kept.vcf", 3), ("b/changed.vcf", 3), ("b/gone.vcf", 0), ("b/late.vcf", 1)]
-    assert files.keep_unchanged(expected) == [True, False, False, True]
-    assert files.counts() == (0, 2)
+    expected = [("b/kept.vcf", 3), ("b/changed.vcf", 3), ("b/gone.vcf", 0)]
+    assert files.keep_unchanged(expected) == [True, False, False]
+    assert files.counts() == (0, 1)
 
 
 def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
@@ -817,7 +809,7 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
                   latitude=33.5, longitude=None, opening_ranges=((0, 480, 1020),),
                   hours="Mo 08:00-17:00")
     record = ("content/listings/a.md", ["x"], b"d", b"\x00\x01",
-              tuple(values[name] for name in LISTING_FIELDS))
+              tuple(values[name] for name in LISTING_FIELDS), None)
     term = {"where": "content/cities/rabat.md", "problems": [], "removed": [],
             "sort_key": b"\x02", "fields": {"kind": "city", "name": "الرباط", "description": "<p>م</p>"}}
     # No cache folder yet: the files need no stamps.
@@ -844,9 +836,11 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
     cache.load()
     assert cache.get_all(["a.md"], [None])[0] is None  # a file that could not be stamped
     reloaded = cache.get_all(["a.md"], [file_stamp(str(source))])[0]
-    # The HTML is kept apart, loaded only for the pages made again, by the record's digest.
-    without_html = {**values, "summary": None, "content": None}
-    assert reloaded == (*record[:4], tuple(without_html[name] for name in LISTING_FIELDS))
+    # The HTML is kept apart, loaded only for the pages made again, by the record's digest;
+    # the fields a build reads of every listing come as values, the others packed.
+    assert reloaded[:5] == (*record[:4], tuple(values[name] for name in CORE_FIELDS))
+    assert marshal.loads(reloaded[5]) == tuple(values[name] for name in PACKED_FIELDS)
+    assert set(CORE_FIELDS) | set(PACKED_FIELDS) | {"summary", "content"} == set(LISTING_FIELDS)
     assert cache.get_all(["rabat.md"], [file_stamp(str(source))])[0] == term
     assert cache.texts.get("a.md", b"d") == ("<p>ملخص</p>", content)
     assert cache.texts.get("a.md", b"another digest") is None
@@ -855,6 +849,26 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
     cache = SourceCache(config, "records")
     cache.load()
     assert cache.get_all(["a.md"], [file_stamp(str(source))])[0] is None
+
+
+def test_a_listing_from_the_cache_sets_its_packed_fields_when_one_is_first_read():
+    """A cached listing is made with its core fields; the others come from its packed
+    data the first time one is read, equal to those of the listing made whole, and no
+    other attribute (such as the ``__html__`` markupsafe looks for) unpacks them."""
+    values = {name: f"{name} نص" for name in LISTING_FIELDS}
+    values.update(latitude=33.5, longitude=-7.25, opening_ranges=((0, 480, 1020),),
+                  date_modified_text="2026-01-02T10:30:00Z")
+    whole = Listing(*(values[name] for name in LISTING_FIELDS))
+    listing = cached_listing(tuple(values[name] for name in CORE_FIELDS),
+                             marshal.dumps(tuple(values[name] for name in PACKED_FIELDS)))
+    assert listing.packed is not None and listing.slug == whole.slug
+    assert not hasattr(listing, "__html__") and not hasattr(listing, "missing")
+    assert listing.packed is not None  # still packed
+    assert listing.geo_uri == "geo:33.5,-7.25"  # reads latitude: every packed field is set
+    assert listing.packed is None
+    assert {name: getattr(listing, name) for name in PACKED_FIELDS} == {
+        name: getattr(whole, name) for name in PACKED_FIELDS}
+    assert listing.summary is TEXT_NOT_LOADED and listing.content is TEXT_NOT_LOADED
 
 
 def test_files_stamped_in_their_folder_have_the_stamps_of_their_paths(tmp_path):
@@ -1055,6 +1069,8 @@ def test_the_directory_chooses_source_files_as_pelican_does(ignore_files):
         stub = SimpleNamespace(settings={"IGNORE_FILES": ignore_files}, _ignored=None,
                                readers=SimpleNamespace(extensions={"md": 1, "markdown": 1, "rst": 1}))
         stub._include_name = lambda name, exts, stub=stub: DirectoryGenerator._include_name(stub, name, exts)
+        stub._included_names = lambda names, exts, stub=stub: DirectoryGenerator._included_names(
+            stub, names, exts)
         ours = [DirectoryGenerator._include_path(stub, name, extensions) for name in names]
         assert ours == [Generator._include_path(stub, name, extensions) for name in names]
         assert True in ours and (False in ours or not ignore_files and extensions is False)
@@ -1084,6 +1100,8 @@ def test_the_directory_lists_source_files_as_pelican_does(tmp_path, ignore_files
             ours, pelicans = stubs  # each generator's walk with its own rule
             ours._include_path = lambda path, exts: DirectoryGenerator._include_path(ours, path, exts)
             ours._include_name = lambda name, exts: DirectoryGenerator._include_name(ours, name, exts)
+            ours._included_names = lambda names, exts: DirectoryGenerator._included_names(
+                ours, names, exts)
             pelicans._include_path = lambda path, exts: Generator._include_path(pelicans, path, exts)
             listed = DirectoryGenerator.get_files(ours, paths, exclude, extensions)
             assert listed == Generator.get_files(pelicans, paths, exclude, extensions)

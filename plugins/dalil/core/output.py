@@ -159,27 +159,6 @@ class DuplicateOutput(ValueError):
     """A second write to one path in one build."""
 
 
-# name -> function(settings) naming (relpaths) output files the last build wrote whose
-# sizes this build checks (``OutputFiles.keep_unchanged``): see ``measure_ahead``.
-_MEASURED_AHEAD = {}
-
-
-def measure_ahead(name, relpaths_of):
-    """Have the files ``relpaths_of(settings)`` names stamped ahead, by the worker that
-    measures the last build's pages while the build reads its sources, on a core with
-    nothing else to do then: the build's ``OutputFiles.measured`` gives their sizes."""
-    _MEASURED_AHEAD[name] = relpaths_of
-
-
-def measured_ahead(settings, output_path):
-    """``{relpath: size, or None for a file not there}`` of the files ``measure_ahead``'s
-    functions name, below ``output_path``; a path that needs normalising is left out."""
-    relpaths = [relpath for relpaths_of in _MEASURED_AHEAD.values()
-                for relpath in relpaths_of(settings) if is_plain_relpath(relpath)]
-    return {relpath: None if stat is None else stat.st_size
-            for relpath, stat in zip(relpaths, stats_below(output_path, relpaths))}
-
-
 MEMO_NAME = "dalil_output_memo.marshal"
 _KEY_DIGEST_SIZE = 16
 PARTS_MEMO_FOLDER = "dalil_precompressed_parts"
@@ -211,21 +190,6 @@ class OutputFiles:
         self._background = []  # (pid, pipe, writer) of the forked writers not yet joined
         self._pending = []  # (function, writer, rank) to fork for (see start_background)
         self._queues = []  # (read end of a pipe of numbers, functions) not yet run out
-        self._measured = {}  # relpath -> its size as ``measured_ahead`` found it (None: absent)
-        self._measured_data = []  # ``marshal`` data of more of them, not loaded yet
-
-    def measure_from(self, data):
-        """Take the sizes ``measured_ahead`` found, as ``marshal`` data: loaded on first use
-        (``measured``), by the forked writer that checks those files (100,000 vCards), not
-        by the build's own process."""
-        self._measured_data.append(data)
-
-    @property
-    def measured(self):
-        """``{relpath: size, or None: absent}`` of the files measured ahead."""
-        while self._measured_data:
-            self._measured.update(marshal.loads(self._measured_data.pop(0)))
-        return self._measured
 
     def path_for(self, relpath):
         relpath = str(relpath)
@@ -368,19 +332,14 @@ class OutputFiles:
         """For each ``(relpath, size)`` of ``expected``, a file the last build wrote with
         bytes that nothing since changed (its caller knows from their key): True if the
         file is still there with that size, and it is then this build's output as it
-        stands. The files are stamped together (``stats_below``), but for those measured
-        ahead (``measured``), and taken in together: 100,000 vCards in a rebuild."""
+        stands. The files are stamped together (``stats_below``) and taken in together:
+        100,000 vCards in a rebuild, in the exports' forked writer."""
         # In passes made in C, but for path_for.
         relpaths, expected_sizes = zip(*expected) if expected else ((), ())
         targets = list(map(self.path_for, relpaths))
         prefix_length = len(self._root_prefix)
-        unknown = object()
-        sizes = list(map(self.measured.get, relpaths, itertools.repeat(unknown)))
-        if unknown in sizes:
-            unmeasured = [index for index, size in enumerate(sizes) if size is unknown]
-            stats = stats_below(self.root, [targets[index][prefix_length:] for index in unmeasured])
-            for index, stat in zip(unmeasured, stats):
-                sizes[index] = None if stat is None else stat.st_size
+        sizes = [None if stat is None else stat.st_size for stat in
+                 stats_below(self.root, [target[prefix_length:] for target in targets])]
         flags = list(map(operator.eq, sizes, expected_sizes))
         kept = list(itertools.compress(targets, flags))
         if len(set(kept)) != len(kept) or not self.written.keys().isdisjoint(kept):

@@ -25,7 +25,7 @@ from dalil.core.errors import ContentErrors
 from dalil.core.i18n import N_, write_script_messages
 from dalil.core.memory import kept_for_the_build, leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
-from dalil.core.output import OBSERVER_KEY, measured_ahead, output_files, write_if_changed
+from dalil.core.output import OBSERVER_KEY, output_files, write_if_changed
 from dalil.core.pages import register_page
 from dalil.core.settings import BUILD_MEMORY_KEY
 from dalil.core.parallel import Pool, worker_count
@@ -40,7 +40,7 @@ from .hours import utc_offsets
 from .incremental import (PageCache, digest, global_digest, last_build_stale, stored_pages,
                           template_closure, term_key, undeclared_names)
 from .jsonld import listing_json_ld
-from .model import CONTEXT_KEY, TEXT_NOT_LOADED, Directory, Listing, Term
+from .model import CONTEXT_KEY, Directory, Listing, Term, cached_listing
 from .progress import Progress, print_summary
 from .reader import LeanMarkdownReader
 from .sources import (DIGEST, LISTING_INDEX, WHERE, SourceCache, file_stamp, file_stamps,
@@ -51,8 +51,7 @@ from .settings import directory_settings
 logger = logging.getLogger(__name__)
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
-_SLUG, _CATEGORY, _CITY, _SUMMARY, _CONTENT = (
-    LISTING_INDEX[name] for name in ("slug", "category", "city", "summary", "content"))
+_SLUG, _CATEGORY, _CITY = (LISTING_INDEX[name] for name in ("slug", "category", "city"))
 _DATES = (LISTING_INDEX["date"], LISTING_INDEX["modified"])
 _SAVE_AS = operator.attrgetter("save_as")
 UTC_OFFSETS_KEY = "dalil_utc_offsets"
@@ -111,8 +110,8 @@ class DirectoryGenerator(Generator):
                                              ("listing", self.config.listing_paths)])
         # Nothing for the workers to read (a cached rebuild): the model is made now, before
         # the other generators make their contexts, so that the exports can start beside them.
-        pool, to_read = self._reading[:2]
-        if not pool.in_workers(len(to_read)):
+        pool, holes = self._reading[:2]
+        if not pool.in_workers(len(holes)):
             self._make_context()
 
     # -- reading ---------------------------------------------------------
@@ -138,8 +137,7 @@ class DirectoryGenerator(Generator):
                     dirs[:] = [name for name in dirs if name not in excluded and not any(
                         fnmatch.fnmatch(name, ignore) for ignore in ignores)]
                     prefix = os.path.join(os.path.relpath(dirpath, self.path), "")
-                    files.update(prefix + name for name in names
-                                 if self._include_name(name, extensions))
+                    files.update([prefix + name for name in self._included_names(names, extensions)])
             elif os.path.exists(root) and self._include_path(path, extensions):
                 files.add(path)
         return files
@@ -149,22 +147,28 @@ class DirectoryGenerator(Generator):
         return self._include_name(os.path.basename(path), extensions)
 
     def _include_name(self, name, extensions=None):
-        """Pelican's rule for a file named ``name`` (not a match of ``IGNORE_FILES``, an
+        """Pelican's rule for a file named ``name``: see ``_included_names``."""
+        return bool(self._included_names([name], extensions))
+
+    def _included_names(self, names, extensions=None):
+        """The names of ``names`` Pelican's rule keeps (not a match of ``IGNORE_FILES``, an
         extension of ``extensions``), with the patterns compiled into one expression once
-        and the extension found without ``splitext``: it runs for each of 100,000 listings."""
+        and each name tested in a list's pass, without ``splitext`` or a call of its own:
+        the names of 100,000 listings, while the main process waits for them."""
         if self._ignored is None:
             patterns = [fnmatch.translate(os.path.normcase(pattern))
                         for pattern in self.settings["IGNORE_FILES"]]
             self._ignored = re.compile("|".join(patterns)).match if patterns else (lambda name: None)
         if extensions is None:
             extensions = tuple(self.readers.extensions)
-        if self._ignored(os.path.normcase(name)):
-            return False
+        ignored, normcase = self._ignored, os.path.normcase
+        kept = [name for name in names if not ignored(normcase(name))]
         if extensions is False:
-            return True
+            return kept
+        extensions = frozenset(extensions)
         # splitext's extension: after the last dot, unless only dots come before it.
-        stem, _, extension = name.rpartition(".")
-        return extension in extensions and stem.lstrip(".") != ""
+        return [name for name in kept
+                if (parts := name.rpartition("."))[2] in extensions and parts[0].lstrip(".")]
 
     def _display_path(self, source_path):
         """``content/listings/x.md``: the path an operator recognises."""
@@ -186,35 +190,35 @@ class DirectoryGenerator(Generator):
             # Loaded while the worker still lists: the pages' digests, for generate_output.
             self._stored_pages = stored_pages(self.settings)
             listed = listing.get()
-            # Then, while this process makes the model, a worker measures the pages and the
-            # files other generators name (measure_ahead) that the last build wrote (see
-            # PageCache): a third process at once would slow both.
+            # Then, while this process makes the model and the other generators their
+            # contexts, a worker measures the pages the last build wrote (see PageCache).
             self._sizing = pool, pool.submit(_measure_last_build)
         else:  # nothing to load meanwhile
             cache.load()
             listed = _list_sources(self, sources, stamped)
-        relpaths, records, to_read = {}, {}, []
+        # Each kind's records in the order of its files, None for a file to read: its
+        # index is among ``holes`` (in passes made in C, for 100,000 cached listings).
+        records, holes, to_read = {}, [], []
         known = any(cache.shards)  # else, in a cold build, no file has a previous record
         for kind, kind_relpaths, stamps in marshal.loads(listed):
-            relpaths[kind] = kind_relpaths
-            for relpath, record in zip(kind_relpaths, cache.get_all(kind_relpaths, stamps)):
-                if record is None:
-                    to_read.append((kind, relpath))
-                    # An edited file mostly keeps its name: no collation table to load for it.
-                    previous = cache.previous(relpath) if known else None
-                    sort_key = record_sort_key(previous) if previous is not None else None
-                    if sort_key is not None:
-                        self.known_sort_keys[record_name(previous)] = sort_key
-                else:
-                    records[relpath] = record
-        return pool, to_read, pool.map(_read_chunk, to_read), relpaths, records
+            records[kind] = found = cache.get_all(kind_relpaths, stamps)
+            for index in [index for index, record in enumerate(found) if record is None]:
+                relpath = kind_relpaths[index]
+                holes.append((kind, index))
+                to_read.append((kind, relpath))
+                # An edited file mostly keeps its name: no collation table to load for it.
+                previous = cache.previous(relpath) if known else None
+                sort_key = record_sort_key(previous) if previous is not None else None
+                if sort_key is not None:
+                    self.known_sort_keys[record_name(previous)] = sort_key
+        return pool, holes, pool.map(_read_chunk, to_read), records
 
     def _finish_reading(self, errors):
         """``{kind: records}`` of the sources ``_start_reading`` started with."""
-        (pool, _, outcomes, relpaths, records), self._reading = self._reading, None
+        (pool, holes, outcomes, records), self._reading = self._reading, None
         # The pool ends here, or with the sizes its worker measures (``_measured_stale``).
         with pool if self._sizing is None else contextlib.nullcontext():
-            for (_, relpath), outcome in outcomes:
+            for (kind, index), ((_, relpath), outcome) in zip(holes, outcomes):
                 if isinstance(outcome, str):  # a reader's own error: bad date, encoding, ...
                     errors.add(self._display_path(os.path.join(self.path, relpath)),
                                "cannot be read: %s", outcome)
@@ -223,11 +227,11 @@ class DirectoryGenerator(Generator):
                 name = record_name(record)
                 if name is not None:
                     record = with_sort_key(record, self.collation_key(name))
-                records[relpath] = record
+                records[kind][index] = record
                 self.source_cache.put(relpath, record, stamp)
                 self.sources_read += 1
-        return {kind: [records[relpath] for relpath in relpaths[kind] if relpath in records]
-                for kind in relpaths}
+        return {kind: [record for record in found if record is not None]
+                for kind, found in records.items()}
 
     def read_stamped(self, kind, relpath):
         """``(stamp, record)`` of one source file, its stamp taken before it is read (runs
@@ -321,34 +325,39 @@ class DirectoryGenerator(Generator):
                         errors.add(record["where"], "names unknown %s %r", key, record[key])
                 self._accepted(record, errors)
                 continue
-            where, removed, record_digest, sort_key, values = record
-            values = list(values)
-            category, city = categories.get(values[_CATEGORY]), cities.get(values[_CITY])
+            where, removed, record_digest, sort_key, values, packed = record
+            if packed is None:  # every value: read in this build
+                slug, category_slug, city_slug = values[_SLUG], values[_CATEGORY], values[_CITY]
+            else:  # its core values: from the cache
+                slug, name, category_slug, city_slug, status, date, modified, url, save_as = values
+            category, city = categories.get(category_slug), cities.get(city_slug)
             if category is None or city is None:
-                for key, term in (("category", category), ("city", city)):
+                for key, term, term_slug in (("category", category, category_slug),
+                                             ("city", city, city_slug)):
                     if term is None:
-                        errors.add(where, "names unknown %s %r", key, values[LISTING_INDEX[key]])
+                        errors.add(where, "names unknown %s %r", key, term_slug)
                 continue
-            slug = values[_SLUG]
             if slug in by_slug:
                 errors.add(where, "duplicate listing slug %r, also used by %s",
                            slug, by_slug[slug].source_path)
                 continue
             if removed:
                 report_removed(where, removed)
-            values[_CATEGORY], values[_CITY] = category, city
-            date, modified = values[_DATES[0]], values[modified_at]
-            if date is not None:
-                values[_DATES[0]] = from_iso(date)
-            if modified is not None:
-                values[modified_at] = from_iso(modified)
-            # A record from the cache comes without its HTML, loaded for its page if rendered.
-            html_unloaded = values[_CONTENT] is None
-            if html_unloaded:
-                values[_SUMMARY] = values[_CONTENT] = TEXT_NOT_LOADED
-            listing = by_slug[slug] = Listing(*values)
-            if html_unloaded:
-                unloaded[listing] = record  # its file and digest: see _load_texts
+            if packed is None:
+                values = list(values)
+                values[_CATEGORY], values[_CITY] = category, city
+                date, modified = values[_DATES[0]], values[modified_at]
+                if date is not None:
+                    values[_DATES[0]] = from_iso(date)
+                if modified is not None:
+                    values[modified_at] = from_iso(modified)
+                listing = by_slug[slug] = Listing(*values)
+            else:
+                # Its HTML is loaded for its page if that is rendered again (_load_texts).
+                listing = by_slug[slug] = cached_listing(
+                    (slug, name, category, city, status, date and from_iso(date),
+                     modified and from_iso(modified), url, save_as), packed)
+                unloaded[listing] = record
             sort_keys[id(listing)] = sort_key
             if digests is not None:
                 digests[listing] = digest(record_digest + term_digests[id(category)]
@@ -377,9 +386,6 @@ class DirectoryGenerator(Generator):
             # Last: only the next build needs it.
             output_files(self.context).in_background(self.source_cache.save,
                                                      forked=self.workers > 1, rank=-1)
-        # Before the exports start, which then stamp no card: the worker has mostly finished
-        # (100,000 cards stamped on the core the model leaves idle, not beside the pages).
-        self._take_measured()
         self.context[CONTEXT_KEY] = self.directory
         # Listing pages tell "open now" with the build's zone data (see hours.utc_offsets).
         self.context[UTC_OFFSETS_KEY] = ";".join(
@@ -485,22 +491,12 @@ class DirectoryGenerator(Generator):
         for save_as in cfg.not_found_save_as:
             writer.write_file(save_as, not_found, self.context, noindex=True)
 
-    def _take_measured(self):
-        """Take what the reading worker measured of the last build's output (see
-        ``_start_reading``), once: its stale pages for ``_measured_stale``, the other
-        files' sizes (``measure_ahead``) for the build's ``OutputFiles.measured``, still
-        as ``marshal`` data: the writer that reads them loads them."""
-        if self._sizing is not None and self._stale_pages is None:
-            stale, others = marshal.loads(self._sizing[1].get())
-            self._stale_pages = set(stale)
-            output_files(self.context).measure_from(others)
-
     def _measured_stale(self):
         """The last build's pages whose files changed since, as a reading worker found
         them, else None; the reading pool ends here."""
         if self._sizing is not None:
             with self._sizing[0]:
-                self._take_measured()
+                self._stale_pages = set(marshal.loads(self._sizing[1].get()))
             self._sizing = None
         return self._stale_pages
 
@@ -691,12 +687,9 @@ def near_me_index(settings):
 
 
 def _measure_last_build(generator):
-    """``marshal`` data of ``(stale pages, other sizes)``: ``measured_ahead``, first (the
-    exports start as the model is made), then ``last_build_stale`` for the directory's
-    pages (runs in a worker); the other sizes as ``marshal`` data of their own."""
-    others = marshal.dumps(measured_ahead(generator.settings, generator.output_path))
-    return marshal.dumps((sorted(last_build_stale(generator.settings, generator.output_path)),
-                          others))
+    """``marshal`` data of ``last_build_stale`` for the directory's pages, sorted (runs in
+    a worker)."""
+    return marshal.dumps(sorted(last_build_stale(generator.settings, generator.output_path)))
 
 
 def _list_sources(generator, sources, stamped):

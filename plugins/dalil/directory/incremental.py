@@ -16,7 +16,6 @@ import hashlib
 import itertools
 import logging
 import marshal
-import operator
 import os
 import weakref
 from pathlib import Path

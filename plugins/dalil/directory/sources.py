@@ -24,6 +24,7 @@ import contextlib
 import hashlib
 import itertools
 import marshal
+import operator
 import os
 import sys
 
@@ -38,18 +39,23 @@ from dalil.core.text import clean_html, plain_text
 
 from . import validate
 from .hours import parse_hours
-from .model import LISTING_FIELDS
+from .model import CORE_FIELDS, LISTING_FIELDS, PACKED_FIELDS
 
 # A rebuild writes again the shards holding the files it read: 1,600 records at 100,000
 # listings, a sixty-fourth of them.
 SHARDS = 64
 # A listing's record: where its file is, the HTML its sanitiser removed, the digest of its
-# fields, its name's collation key (None until the main process gives it one) and the
-# values of its ``Listing``'s fields in their order, but for the slugs of its category
-# and city in place of the terms, its dates as ISO 8601 text (marshal stores no datetime)
-# and None for its HTML (summary, content) while that is kept apart in the cache.
-LISTING_RECORD = WHERE, REMOVED, DIGEST, SORT_KEY, VALUES = range(5)
+# fields, its name's collation key (None until the main process gives it one), the
+# values of its ``Listing``'s fields and None. The values are in their order, but for the
+# slugs of its category and city in place of the terms and its dates as ISO 8601 text
+# (marshal stores no datetime). From the cache (``_storable``), the values are those of
+# its ``CORE_FIELDS``, and the last item the ``marshal`` data of its ``PACKED_FIELDS``
+# (see ``model.cached_listing``); its HTML is kept apart.
+LISTING_RECORD = WHERE, REMOVED, DIGEST, SORT_KEY, VALUES, PACKED = range(6)
 LISTING_INDEX = {name: index for index, name in enumerate(LISTING_FIELDS)}
+_CORE_VALUES = operator.itemgetter(*(LISTING_INDEX[name] for name in CORE_FIELDS))
+_PACKED_VALUES = operator.itemgetter(*(LISTING_INDEX[name] for name in PACKED_FIELDS))
+_CORE_NAME = CORE_FIELDS.index("name")
 # Cleaned in the order a listing's problems are reported; each raises ValueError.
 _FIELD_RULES = (("phone", validate.clean_phone), ("email", validate.clean_email),
                 ("website", validate.clean_website), ("image", validate.clean_image),
@@ -151,7 +157,7 @@ def listing_record(content, metadata, where, config, timezone):
     )
     # A tuple: marshal loads an empty one without making it (100,000 cached records).
     return (where, tuple(removed), fields_digest(fields), None,
-            tuple(fields[name] for name in LISTING_FIELDS))
+            tuple(fields[name] for name in LISTING_FIELDS), None)
 
 
 def _iso(value):
@@ -172,7 +178,7 @@ def is_listing(record):
 def record_name(record):
     """The name of the listing or term of ``record``, None when problems stop it."""
     if is_listing(record):
-        return record[VALUES][LISTING_INDEX["name"]]
+        return record[VALUES][_CORE_NAME if record[PACKED] is not None else LISTING_INDEX["name"]]
     return record["fields"]["name"] if record.get("fields") is not None else None
 
 
@@ -189,9 +195,10 @@ def with_sort_key(record, sort_key):
 
 def listing_texts(record):
     """``(summary, content)`` of a listing's record, None when kept apart in the cache."""
+    if record[PACKED] is not None:
+        return None
     values = record[VALUES]
-    content = values[LISTING_INDEX["content"]]
-    return None if content is None else (values[LISTING_INDEX["summary"]], content)
+    return values[LISTING_INDEX["summary"]], values[LISTING_INDEX["content"]]
 
 
 def fields_digest(fields):
@@ -230,19 +237,16 @@ def file_stamps(folder, relpaths):
 
 
 _SUMMARY, _CONTENT = LISTING_INDEX["summary"], LISTING_INDEX["content"]
-# Side by side, so that ``_storable`` cuts them out with two slices (0.5 against 2.2 µs).
-assert _CONTENT == _SUMMARY + 1
 
 
 def _storable(record):
-    """``(record, texts)``: ``record`` without its HTML, and that HTML, ``(summary,
-    content)``, None when it has none (a term's), or holds none (loaded from the cache)."""
-    if not is_listing(record):
+    """``(record, texts)``: ``record`` as the cache keeps it (its core values, the others
+    packed; see ``LISTING_RECORD``) and its HTML, ``(summary, content)``, None when it has
+    none (a term's), or holds none (loaded from the cache)."""
+    if not is_listing(record) or record[PACKED] is not None:
         return record, None
     values = record[VALUES]
-    if values[_CONTENT] is None:
-        return record, None
-    return ((*record[:VALUES], values[:_SUMMARY] + (None, None) + values[_CONTENT + 1:]),
+    return ((*record[:VALUES], _CORE_VALUES(values), marshal.dumps(_PACKED_VALUES(values))),
             (values[_SUMMARY], values[_CONTENT]))
 
 
@@ -313,10 +317,12 @@ class SourceCache:
                         salt, entries = load_marshalled(self._shard_path(number))
                         if salt == self.salt:
                             self.shards[number] = entries
+                self._merged = None
 
     def start_build(self):
         """Forget which files the last build read (a cache kept in memory between builds)."""
         self.seen = set()
+        self._merged = None  # every shard's entries in one dict (see get_all)
 
     def _shard_path(self, number):
         return os.path.join(self.folder, f"{number:02d}.marshal")
@@ -325,11 +331,12 @@ class SourceCache:
         """The record of each of ``relpaths`` if its file, stamped as ``stamps`` gives it now
         (None: not stamped), is unchanged since it was made, else None; looked up in one
         view of all the shards, not in each file's shard (100,000 digests of relpaths)."""
-        merged = {}
-        for entries in self.shards:
-            merged.update(entries)
+        if self._merged is None:  # once a build, for its kinds of sources
+            self._merged = {}
+            for entries in self.shards:
+                self._merged.update(entries)
         self.seen.update(relpaths)
-        found = map(merged.get, relpaths)
+        found = map(self._merged.get, relpaths)
         return [known[1] if known is not None and known[0] == stamp else None
                 for known, stamp in zip(found, stamps or itertools.repeat(None))]
 
@@ -344,6 +351,7 @@ class SourceCache:
             return
         number = shard_of(relpath)
         self.shards[number][relpath] = (stamp, record)
+        self._merged = None
         self.changed.add(number)
 
     def save(self):

@@ -12,10 +12,8 @@ import csv
 import itertools
 import json
 import operator
-import os
 
 from dalil.core.compression import PRECOMPRESSED
-from dalil.core.output import load_marshalled
 from dalil.directory.model import listing_parts
 
 from .records import FIELDS, export_record, geojson_feature
@@ -153,18 +151,6 @@ def write_exports(files, directory, config, siteurl):
 # the listing's slug (100,000 cards at 100,000 listings: each slug read copied a memory
 # page the build's process shares, a second in all).
 CARDS_MEMO = "dalil_vcards.marshal"
-
-
-def last_build_cards(settings):
-    """The paths of the cards the last build wrote, in its memo whatever made it: stamped
-    ahead for ``write_vcards`` (``core.output.measure_ahead``)."""
-    if not (settings.get("CACHE_CONTENT") and settings.get("LOAD_CONTENT_CACHE")):
-        return []
-    try:
-        _, cards = load_marshalled(os.path.join(settings["CACHE_PATH"], CARDS_MEMO))
-        return [relpath for relpath, _ in cards.values()]
-    except (OSError, EOFError, ValueError, TypeError, AttributeError):
-        return []
 
 
 def write_vcards(files, listings, digests, save_as):
