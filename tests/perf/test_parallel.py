@@ -441,7 +441,8 @@ def register():
 @pytest.mark.skipif(available_cores() < 2, reason="needs two cores for a forked writer")
 def test_a_cached_rebuild_starts_the_exports_before_the_articles_make_their_context(tmp_path):
     """With nothing to read, the model is made as the directory generator is, and the
-    exports' process starts then; a cold build starts its writers with the output."""
+    exports' process starts then; a cold build starts its writers with the output. A
+    rebuild writes Pelican's article output in one more forked writer."""
     plugins = tmp_path / "probe"
     plugins.mkdir()
     log = tmp_path / "order.log"
@@ -457,8 +458,58 @@ def test_a_cached_rebuild_starts_the_exports_before_the_articles_make_their_cont
     assert again.returncode == 0, again.log
     cached = log.read_text(encoding="utf-8").split()
     assert cold[0] == "articles" and "fork" in cold, cold
-    assert cached[0] == "fork" and cached.count("fork") == cold.count("fork"), cached
+    assert cached[0] == "fork" and cached.count("fork") == cold.count("fork") + 1, cached
     assert cached.index("articles") == 1, cached
+
+
+RECEIVER_PROBE = '''
+"""Another plugin's receiver of ``content_written``: notes each page and whether the
+build's own process wrote it."""
+import os
+from pelican import signals
+
+LOG = {log!r}
+BUILD_PROCESS = os.getpid()
+
+
+def written(path, context):
+    with open(LOG, "a", encoding="utf-8") as log:
+        log.write(f"{{os.getpid() == BUILD_PROCESS}} {{os.path.basename(os.path.dirname(path))}}\\n")
+
+
+def register():
+    signals.content_written.connect(written)
+'''
+
+
+@pytest.mark.skipif(available_cores() < 2, reason="needs two cores for a forked writer")
+def test_articles_are_written_in_the_build_s_process_for_another_plugin_s_receiver(tmp_path):
+    """A receiver of the signals sent as articles are written may keep what it is given:
+    with one that is not Dalil's, a rebuild writes the articles in its own process, as a
+    first build does, and the receiver is told of each page written again."""
+    plugins = tmp_path / "probe"
+    plugins.mkdir()
+    log = tmp_path / "written.log"
+    (plugins / "receiver_probe.py").write_text(RECEIVER_PROBE.format(log=str(log)),
+                                               encoding="utf-8")
+    from dalil import PLUGINS
+    files = sb.base_files()
+    files.update(sb.listing("zaytouna", "مطعم الزيتونة"))
+    files["news/souk.md"] = sb.metadata_file("سوق جديد في المدينة.", Title="سوق جديد",
+                                             Slug="souk", Date="2026-11-01 09:00")
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True, "DALIL_DIRECTORY_WORKERS": 2,
+                "PLUGIN_PATHS": [str(plugins)], "PLUGINS": [*PLUGINS, "receiver_probe"]}
+    first = sb.build_site(tmp_path / "site", files, **settings)
+    assert first.returncode == 0, first.log
+    log.unlink()
+    edited = {"news/souk.md": files["news/souk.md"].replace("سوق جديد في", "سوق كبير في")}
+    sb.write_site(tmp_path / "site", edited, **settings)
+    again = sb.run_pelican(tmp_path / "site")
+    assert again.returncode == 0, again.log
+    written = log.read_text(encoding="utf-8").split("\n")[:-1]
+    assert "True souk" in written, written
+    assert all(line.startswith("True ") for line in written), written
+    assert "سوق كبير في" in (first.output / "news/souk/index.html").read_text(encoding="utf-8")
 
 
 CARDS_PROBE = '''

@@ -19,7 +19,10 @@ from pelican.writers import FileOverwriteFailedError, Writer
 from . import background
 from .output import OBSERVER_KEY, is_plain_relpath, write_if_changed
 
-CONTENT_PAGES_CACHE = "dalil_content_pages.marshal"
+# The digests of the article pages and of the pages, each kind in a file of its own: the
+# articles may be written by a forked process (``directory.articles.write_articles_beside``).
+CONTENT_PAGES_CACHES = {"article": "dalil_article_pages.marshal",
+                        "page": "dalil_page_pages.marshal"}
 # What Pelican gives the template of one article or one page (generate_articles,
 # generate_pages), besides the context; any other write is rendered every time.
 _CONTENT_PAGE_ARGS = {"article", "page", "category", "relative_urls", "override_output", "url",
@@ -47,7 +50,7 @@ class DalilWriter(Writer):
         super().__init__(output_path, settings=settings)
         self.changed = 0
         self.unchanged = 0
-        self._content_pages = None  # a PageCache, made on the first article or page
+        self._content_pages = {}  # "article" or "page" -> its PageCache, made on first use
         self._template_keys = {}  # template name -> its digest (or None: never skipped)
         background.writer_made(self)
 
@@ -93,13 +96,13 @@ class DalilWriter(Writer):
 
     def write_file(self, name, template, context, *args, **kwargs):
         key = self._content_page_key(name, template, context, args, kwargs)
-        if key is not None and self._content_pages.is_fresh(name, key):
+        pages = self._content_pages.get("article" if "article" in kwargs else "page")
+        if key is not None and pages.is_fresh(name, key):
             self.claim_unchanged([output_file_path(self.output_path, name)])
         else:
             super().write_file(name, template, context, *args, **kwargs)
             if key is not None:
-                path = output_file_path(self.output_path, name)
-                self._content_pages.store(name, key, os.path.getsize(path))
+                pages.store(name, key, os.path.getsize(output_file_path(self.output_path, name)))
         _observe(context, name)
 
     def _content_page_key(self, name, template, context, args, kwargs):
@@ -119,9 +122,10 @@ class DalilWriter(Writer):
         template_key = self._template_keys[template.name]
         if template_key is None:
             return None
-        if self._content_pages is None:
-            self._content_pages = PageCache(self.settings, self.output_path, b"content pages",
-                                            CONTENT_PAGES_CACHE)
+        kind = "article" if "article" in kwargs else "page"
+        if kind not in self._content_pages:
+            self._content_pages[kind] = PageCache(self.settings, self.output_path,
+                                                  b"content pages", CONTENT_PAGES_CACHES[kind])
         try:
             # Its HTML as the template reads it (links to other content resolved, so that a
             # moved target makes the page again) and its metadata; the rest of what the
@@ -137,10 +141,11 @@ class DalilWriter(Writer):
         except (NotDigestable, ValueError):  # ValueError: a key marshal cannot write
             return None
 
-    def save_content_pages(self):
-        """Keep the digests of this build's articles and pages for the next build."""
-        if self._content_pages is not None:
-            self._content_pages.save()
+    def save_content_pages(self, kind):
+        """Keep the digests of this build's pages of ``kind`` ("article" or "page") for the
+        next build."""
+        if kind in self._content_pages:
+            self._content_pages[kind].save()
 
     def write_feed(self, elements, context, path=None, *args, **kwargs):
         feed = super().write_feed(elements, context, path, *args, **kwargs)

@@ -13,7 +13,8 @@ from dalil.core.writer import get_writer
 from .articles import (check_article_slugs, check_page_slugs, claim_directory_folders,
                        fix_content_urls, forget_memoized_content, index_taxonomy_articles,
                        keep_relative_source_path, publish_page_links, sanitize_content,
-                       save_content_pages, share_url_wrappers, write_empty_categories)
+                       save_content_pages, share_url_wrappers, write_articles_beside,
+                       write_empty_categories)
 from .generator import DirectoryGenerator
 from .reader import use_for_content
 
@@ -47,6 +48,7 @@ def register():
     signals.page_generator_finalized.connect(publish_page_links)
     signals.content_object_init.connect(sanitize_content)
     signals.content_object_init.connect(keep_relative_source_path)
+    signals.all_generators_finalized.connect(write_articles_beside)
     signals.article_writer_finalized.connect(write_empty_categories)
     signals.article_writer_finalized.connect(save_content_pages)
     signals.page_writer_finalized.connect(save_content_pages)
