@@ -474,7 +474,8 @@ BUILD_PROCESS = os.getpid()
 
 def written(path, context):
     with open(LOG, "a", encoding="utf-8") as log:
-        log.write(f"{{os.getpid() == BUILD_PROCESS}} {{os.path.basename(os.path.dirname(path))}}\\n")
+        folder = os.path.basename(os.path.dirname(path))
+        log.write(f"{{os.getpid() == BUILD_PROCESS}} {{folder}}\\n")
 
 
 def register():

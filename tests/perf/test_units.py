@@ -857,9 +857,13 @@ def test_a_listing_from_the_cache_sets_its_packed_fields_when_one_is_first_read(
     other attribute (such as the ``__html__`` markupsafe looks for) unpacks them."""
     values = {name: f"{name} نص" for name in LISTING_FIELDS}
     values.update(latitude=33.5, longitude=-7.25, opening_ranges=((0, 480, 1020),),
+                  date="2026-01-02T10:30:00+00:00", modified=None,
                   date_modified_text="2026-01-02T10:30:00Z")
+    stored = tuple(values[name] for name in CORE_FIELDS)
+    category, city = object(), object()
+    values.update(category=category, city=city, date=dt.datetime.fromisoformat(values["date"]))
     whole = Listing(*(values[name] for name in LISTING_FIELDS))
-    listing = cached_listing(tuple(values[name] for name in CORE_FIELDS),
+    listing = cached_listing(stored, category, city,
                              marshal.dumps(tuple(values[name] for name in PACKED_FIELDS)))
     assert listing.packed is not None
     assert [getattr(listing, name) for name in CORE_FIELDS] == [

@@ -96,7 +96,7 @@ class DalilWriter(Writer):
 
     def write_file(self, name, template, context, *args, **kwargs):
         key = self._content_page_key(name, template, context, args, kwargs)
-        pages = self._content_pages.get("article" if "article" in kwargs else "page")
+        pages = self._content_pages.get(_content_kind(kwargs))
         if key is not None and pages.is_fresh(name, key):
             self.claim_unchanged([output_file_path(self.output_path, name)])
         else:
@@ -122,7 +122,7 @@ class DalilWriter(Writer):
         template_key = self._template_keys[template.name]
         if template_key is None:
             return None
-        kind = "article" if "article" in kwargs else "page"
+        kind = _content_kind(kwargs)
         if kind not in self._content_pages:
             self._content_pages[kind] = PageCache(self.settings, self.output_path,
                                                   b"content pages", CONTENT_PAGES_CACHES[kind])
@@ -177,6 +177,11 @@ def _tagged(value):
 def _tagged_items(mapping):
     """``_tagged`` of each value of ``mapping``, by key (its keys in ``repr`` order)."""
     return [(key, _tagged(mapping[key])) for key in sorted(mapping, key=repr)]
+
+
+def _content_kind(kwargs):
+    """"article" or "page": which of ``CONTENT_PAGES_CACHES`` keeps a write's digest."""
+    return "article" if "article" in kwargs else "page"
 
 
 def _observe(context, name):

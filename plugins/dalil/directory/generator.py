@@ -40,7 +40,7 @@ from .hours import utc_offsets
 from .incremental import (PageCache, digest, global_digest, last_build_stale, stored_pages,
                           template_closure, term_key, undeclared_names)
 from .jsonld import listing_json_ld
-from .model import CONTEXT_KEY, Directory, Listing, Term, cached_listing
+from .model import CORE_FIELDS, CONTEXT_KEY, Directory, Listing, Term, cached_listing
 from .progress import Progress, print_summary
 from .reader import LeanMarkdownReader
 from .sources import (DIGEST, LISTING_INDEX, WHERE, SourceCache, file_stamp, file_stamps,
@@ -51,7 +51,11 @@ from .settings import directory_settings
 logger = logging.getLogger(__name__)
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
-_SLUG, _CATEGORY, _CITY = (LISTING_INDEX[name] for name in ("slug", "category", "city"))
+# Where a listing's record holds its slug and its terms' slugs: among every value, or among
+# its core values (from the cache).
+_TERMS_AT = _SLUG, _CATEGORY, _CITY = tuple(
+    LISTING_INDEX[name] for name in ("slug", "category", "city"))
+_CORE_TERMS_AT = tuple(CORE_FIELDS.index(name) for name in ("slug", "category", "city"))
 _DATES = (LISTING_INDEX["date"], LISTING_INDEX["modified"])
 _SAVE_AS = operator.attrgetter("save_as")
 UTC_OFFSETS_KEY = "dalil_utc_offsets"
@@ -137,7 +141,8 @@ class DirectoryGenerator(Generator):
                     dirs[:] = [name for name in dirs if name not in excluded and not any(
                         fnmatch.fnmatch(name, ignore) for ignore in ignores)]
                     prefix = os.path.join(os.path.relpath(dirpath, self.path), "")
-                    files.update([prefix + name for name in self._included_names(names, extensions)])
+                    included = self._included_names(names, extensions)
+                    files.update([prefix + name for name in included])
             elif os.path.exists(root) and self._include_path(path, extensions):
                 files.add(path)
         return files
@@ -167,8 +172,8 @@ class DirectoryGenerator(Generator):
             return kept
         extensions = frozenset(extensions)
         # splitext's extension: after the last dot, unless only dots come before it.
-        return [name for name in kept
-                if (parts := name.rpartition("."))[2] in extensions and parts[0].lstrip(".")]
+        return [name for name in kept if (parts := name.rpartition("."))[2] in extensions
+                and parts[0].lstrip(".")]
 
     def _display_path(self, source_path):
         """``content/listings/x.md``: the path an operator recognises."""
@@ -326,10 +331,8 @@ class DirectoryGenerator(Generator):
                 self._accepted(record, errors)
                 continue
             where, removed, record_digest, sort_key, values, packed = record
-            if packed is None:  # every value: read in this build
-                slug, category_slug, city_slug = values[_SLUG], values[_CATEGORY], values[_CITY]
-            else:  # its core values: from the cache
-                slug, name, category_slug, city_slug, status, date, modified, url, save_as = values
+            slug_at, category_at, city_at = _TERMS_AT if packed is None else _CORE_TERMS_AT
+            slug, category_slug, city_slug = values[slug_at], values[category_at], values[city_at]
             category, city = categories.get(category_slug), cities.get(city_slug)
             if category is None or city is None:
                 for key, term, term_slug in (("category", category, category_slug),
@@ -354,9 +357,7 @@ class DirectoryGenerator(Generator):
                 listing = by_slug[slug] = Listing(*values)
             else:
                 # Its HTML is loaded for its page if that is rendered again (_load_texts).
-                listing = by_slug[slug] = cached_listing(
-                    (slug, name, category, city, status, date and from_iso(date),
-                     modified and from_iso(modified), url, save_as), packed)
+                listing = by_slug[slug] = cached_listing(values, category, city, packed)
                 unloaded[listing] = record
             sort_keys[id(listing)] = sort_key
             if digests is not None:
