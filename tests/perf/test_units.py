@@ -174,6 +174,41 @@ def test_output_paths_joined_by_concatenation_are_those_normalising_gives(relpat
         assert target.startswith(files.root.rstrip("/") + "/")
 
 
+@hypothesis_settings(max_examples=500, deadline=None, derandomize=True)
+@given(st.lists(st.text(alphabet="a./\\\x00é", max_size=8), max_size=5),
+       st.sampled_from(["/srv/out", "/srv/out/", "/srv/x/../out"]))
+@example(["listing/a/index.html", "listing/b/index.html"], "/srv/out")
+@example(["a", "a\x00/b"], "/srv/out")
+def test_paths_checked_together_are_those_checked_one_by_one(relpaths, root):
+    """``all_plain_relpaths`` (one test of the paths joined) against ``is_plain_relpath``
+    of each, and the batch forms ``OutputFiles.paths_for`` and ``output_file_paths``
+    against ``path_for`` and ``output_file_path`` of each."""
+    from dalil.core.output import (OutputFiles, UnsafeOutputPath, all_plain_relpaths,
+                                   is_plain_relpath)
+    from dalil.core.writer import output_file_path, output_file_paths
+
+    plain = all(is_plain_relpath(relpath) and "\\" not in relpath and "\x00" not in relpath
+                for relpath in relpaths)
+    assert all_plain_relpaths(relpaths) is plain
+    assert all_plain_relpaths(tuple(relpaths)) is plain
+    files = OutputFiles(root)
+    try:
+        one_by_one = [files.path_for(relpath) for relpath in relpaths]
+    except UnsafeOutputPath:
+        with pytest.raises(UnsafeOutputPath):
+            files.paths_for(relpaths)
+    else:
+        assert files.paths_for(relpaths) == one_by_one
+    try:
+        one_by_one = [output_file_path(root, relpath) for relpath in relpaths]
+    except RuntimeError:  # Pelican's refusal
+        with pytest.raises(RuntimeError):
+            output_file_paths(root, relpaths)
+    else:
+        assert output_file_paths(root, relpaths) == one_by_one
+    assert all_plain_relpaths(["a", 1]) is False
+
+
 def test_files_kept_unchanged_are_those_still_there_with_their_size(tmp_path):
     from dalil.core.output import OutputFiles
 

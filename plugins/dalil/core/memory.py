@@ -11,7 +11,6 @@ own, returned when freed: at 10,000 listings the peak fell from 165 to 136 MiB.
 
 import contextlib
 import ctypes
-import ctypes.util
 import gc
 import logging
 
@@ -23,12 +22,11 @@ MMAP_THRESHOLD_BYTES = 128 * 1024
 
 def return_large_buffers():
     """Fix glibc's mmap threshold; elsewhere (musl, macOS, Windows) nothing changes."""
-    library = ctypes.util.find_library("c")
-    if library is None:
-        return False
+    # The process's own symbols, where glibc's are: ctypes.util.find_library would run
+    # ldconfig, a process, in every build.
     try:
-        mallopt = ctypes.CDLL(library).mallopt
-    except (OSError, AttributeError):
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError, TypeError):  # TypeError: Windows takes no None
         return False
     mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
     if mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) != 1:

@@ -17,7 +17,7 @@ from pelican.utils import sanitised_join
 from pelican.writers import FileOverwriteFailedError, Writer
 
 from . import background
-from .output import OBSERVER_KEY, is_plain_relpath, write_if_changed
+from .output import OBSERVER_KEY, all_plain_relpaths, is_plain_relpath, write_if_changed
 
 # The digests of the article pages and of the pages, each kind in a file of its own: the
 # articles may be written by a forked process (``directory.articles.write_articles_beside``).
@@ -197,6 +197,8 @@ def output_file_paths(output_path, save_as_list):
     if not _is_normal_folder(output_path):
         return [sanitised_join(output_path, save_as) for save_as in save_as_list]
     prefix = output_path + "/"
+    if all_plain_relpaths(save_as_list):
+        return list(map(prefix.__add__, save_as_list))
     return [prefix + save_as if is_plain_relpath(save_as) else sanitised_join(output_path, save_as)
             for save_as in save_as_list]
 

@@ -27,7 +27,8 @@ from pelican.contents import Content
 from pelican.urlwrappers import URLWrapper
 
 import dalil
-from dalil.core.output import is_plain_relpath, load_marshalled, replace_atomically, stats_below
+from dalil.core.output import (all_plain_relpaths, is_plain_relpath, load_marshalled,
+                               replace_atomically, stats_below)
 from dalil.core.settings import NOT_OUTPUT_SETTINGS
 from dalil.core.writer import output_file_path
 
@@ -256,8 +257,9 @@ def output_sizes(output_path, save_as_list):
     """``{save_as: size}`` of the files of ``save_as_list`` that are under ``output_path``
     (stamped together, ``stats_below``)."""
     # A path that needs normalising is given whole: dir_fd is ignored for an absolute one.
-    paths = [save_as if is_plain_relpath(save_as) else output_file_path(output_path, save_as)
-             for save_as in save_as_list]
+    paths = save_as_list if all_plain_relpaths(save_as_list) else [
+        save_as if is_plain_relpath(save_as) else output_file_path(output_path, save_as)
+        for save_as in save_as_list]
     return {save_as: stat.st_size
             for save_as, stat in zip(save_as_list, stats_below(output_path, paths))
             if stat is not None}

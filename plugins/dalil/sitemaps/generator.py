@@ -2,8 +2,10 @@
 
 import datetime as dt
 import functools
+import hashlib
 import logging
 import marshal
+import operator
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +22,7 @@ from dalil.core.templates import add_plugin_templates
 from dalil.core.text import plain_text
 from dalil.core.urls import absolute_url, root_path
 from dalil.core.writer import DalilWriter, output_file_path
-from dalil.directory.incremental import PageCache, digest, template_digest
+from dalil.directory.incremental import PageCache, template_digest
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
 from dalil.directory.model import listing_parts
 from dalil.directory.settings import build_workers
@@ -105,7 +107,7 @@ class SitemapsGenerator(Generator):
             global_key = template_digest(self.env, self.context, [template.name],
                                          {*page, "output_file", "localsiteurl"}, all_code=True)
         cache = PageCache(self.settings, self.output_path, global_key, name=PAGE_CACHE)
-        page_digest = digest(marshal.dumps(_page_data(page))) if cache.enabled else None
+        page_digest = _page_digest(page) if cache.enabled else None
         path = output_file_path(writer.output_path, save_as)
         if cache.enabled and cache.is_fresh(save_as, page_digest):
             writer.claim_unchanged([path])
@@ -269,14 +271,24 @@ def listing_lines(directory, locations, lastmod, known=None, used=None):
     return locs, lastmods, lines
 
 
-def _page_data(page):
-    """What the HTML sitemap shows of ``page`` (its context), as plain data for its digest."""
-    categories = [(term.url, term.name, len(term.listings),
-                   [(listing.url, listing.name) for listing in term.listings])
-                  for term in page["categories"]]
-    cities = [(term.url, term.name, len(term.listings)) for term in page["cities"]]
+def _page_digest(page):
+    """The digest of what the HTML sitemap shows of ``page`` (its context). Each term's
+    listings are taken as two texts, their URLs and their names joined, with each text's
+    length (so that no two lists give one digest): made in C, a third of the time of a
+    tuple for each of 100,000 listings."""
+    hasher = hashlib.blake2b(digest_size=16)
+    for term in page["categories"]:
+        for texts in (list(map(_URL, term.listings)), list(map(_NAME, term.listings))):
+            hasher.update(marshal.dumps(list(map(len, texts))))
+            hasher.update("\0".join(texts).encode("utf-8", "surrogatepass"))
+    categories, cities = ([(term.url, term.name, len(term.listings)) for term in page[kind]]
+                          for kind in ("categories", "cities"))
     sections = [(section["slug"], section["name"], section["url"],
                  [(link.url, link.title) for link in section["links"]])
                 for section in page["article_sections"]]
     pages = [(link.url, link.title) for link in page["page_links"]]
-    return page["sitemap_url"], categories, cities, sections, pages
+    hasher.update(marshal.dumps((page["sitemap_url"], categories, cities, sections, pages)))
+    return hasher.digest()
+
+
+_URL, _NAME = operator.attrgetter("url"), operator.attrgetter("name")
