@@ -276,6 +276,19 @@ def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
     assert files.counts() == (0, 1)
     assert OutputFiles(tmp_path / "none", settings=settings).keep_current(keyed) == keyed
 
+    # A file streamed with its key (``open(..., key=)``) is kept as one written whole.
+    files = OutputFiles(out, settings=settings)
+    with files.open("b/index.json", "wb", key=("index", 1)) as handle:
+        handle.write("[1,".encode("utf-8"))
+        handle.write("2]".encode("utf-8"))
+    files.save_memo()
+    files = OutputFiles(out, settings=settings)
+    assert files.keep_if_current("b/index.json", ("index", 1)) is True
+    assert files.keep_if_current("b/index.json", ("index", 2)) is False
+    (out / "b" / "index.json").write_bytes(b"[1]")  # cut short behind the build's back
+    files = OutputFiles(out, settings=settings)
+    assert files.keep_if_current("b/index.json", ("index", 1)) is False
+
 
 class _Marks:
     def __init__(self):

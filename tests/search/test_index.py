@@ -275,7 +275,7 @@ def test_a_memo_of_entries_makes_only_the_changed_listings_parts_entries(monkeyp
     parts = listing_parts(directory.listings, directory.digests)
     assert len(parts) > 2
     used = {}
-    first = [entry for entries, _ in index.index_parts(directory, [], [], None, used)
+    first = [entry for entries, *_ in index.index_parts(directory, [], [], None, used)
              for entry in entries]
     assert len(made) == 1200 and len(used) == len(parts)
     renamed = dataclasses.replace(directory.listings[700], name="اسم جديد")
@@ -284,15 +284,17 @@ def test_a_memo_of_entries_makes_only_the_changed_listings_parts_entries(monkeyp
     directory.digests[renamed] = old_digest[:-1] + bytes([old_digest[-1] ^ 1])  # the same part ends
     made.clear()
     again = {}
-    # The memo is marshal data: each part's entries' JSON texts, by the part's key.
+    # The memo is marshal data: each part's entries' JSON text and its digest, by the part's key.
     found = index.index_parts(directory, [], [], marshal.loads(marshal.dumps(used)), again)
     part = next([listing.slug for listing in listings] for listings, _ in parts
                 if any(listing.slug == renamed.slug for listing in listings))
     assert made == part and 0 < len(made) < 600
     assert set(again) == {key for _, key in listing_parts(directory.listings, directory.digests)}
-    assert [entries is None for entries, _ in found[:len(parts)]] == [
+    assert [entries is None for entries, *_ in found[:len(parts)]] == [
         renamed.slug not in [listing.slug for listing in listings] for listings, _ in parts]
-    texts = [text for _, text in found]
+    texts = [text for _, text, _ in found]
+    assert [digest for *_, digest in found] == [
+        index.text_digest(text) for text in texts]
     assert b"".join(index.serialised_texts(texts, per_piece=1)).decode("utf-8") == index.serialise(
         index.build_entries(directory, [], []))
     second = json.loads(b"".join(index.serialised_texts(texts)))

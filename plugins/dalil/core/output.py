@@ -235,8 +235,9 @@ class OutputFiles:
         return target
 
     @contextlib.contextmanager
-    def open(self, relpath, mode="w", newline=None):
-        """Stream a file: yields a file object; the target changes only on success."""
+    def open(self, relpath, mode="w", newline=None, key=None):
+        """Stream a file: yields a file object; the target changes only on success. With
+        ``key``, as ``write_keyed``: remembered for the next build's ``keep_if_current``."""
         target = self._claim(relpath)
         fd, temp_name = _open_temp(target)
         try:
@@ -252,6 +253,8 @@ class OutputFiles:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(temp_name)
             raise
+        if key is not None:
+            self._remember_key(str(relpath), key, os.path.getsize(target))
         if self.observer is not None:
             self.observer.mark(str(relpath))
 
@@ -386,13 +389,16 @@ class OutputFiles:
         relpath = str(relpath)
         target = self._claim(relpath)
         changed = self.written[target] = write_if_changed(target, data)
-        if self._settings.get("CACHE_CONTENT"):
-            self._load_memo()  # so that save_memo keeps this key
-            key_digest = self._key_digests.pop(relpath, None) or self._key_digest(key)
-            self._memo_now[relpath] = (key_digest, len(data))
+        self._remember_key(relpath, key, len(data))
         if self.observer is not None:
             self.observer.mark(relpath)
         return changed
+
+    def _remember_key(self, relpath, key, size):
+        if self._settings.get("CACHE_CONTENT"):
+            self._load_memo()  # so that save_memo keeps this key
+            key_digest = self._key_digests.pop(relpath, None) or self._key_digest(key)
+            self._memo_now[relpath] = (key_digest, size)
 
     def in_background(self, function, forked=True, writer=None, now=False, rank=0):
         """Run ``function()``, which writes through this object and ``writer`` (Pelican's,

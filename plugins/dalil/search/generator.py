@@ -1,6 +1,5 @@
 """Search and discovery: the search index and its schema, OpenSearch, /search/ and /random/."""
 
-import hashlib
 import json
 import logging
 from pathlib import Path
@@ -16,7 +15,7 @@ from dalil.core.urls import root_path
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
 from dalil.directory.settings import build_workers
 
-from .index import index_parts, serialised_texts
+from .index import index_key, index_parts, serialised_texts
 from .opensearch import SHORT_NAME_MAX, opensearch_xml
 from .prepared import prepared_index, serialise_prepared
 from .schema import prepared_index_schema, search_index_schema, serialise_schema
@@ -30,7 +29,7 @@ OPENSEARCH_CONTEXT_KEY = "dalil_opensearch"
 # Read by category and city pages for their scoped search box.
 SEARCH_URL_CONTEXT_KEY = "dalil_search_url"
 ENTRIES_MEMO = "dalil_search_entries.marshal"
-ENTRIES_PURPOSE = "search entries' JSON, by part"
+ENTRIES_PURPOSE = "search entries' JSON and its digest, by part"
 
 
 class SearchGenerator(Generator):
@@ -107,21 +106,20 @@ class SearchGenerator(Generator):
                                 files.load_derived(ENTRIES_MEMO, ENTRIES_PURPOSE), used)
             files.save_derived(ENTRIES_MEMO, ENTRIES_PURPOSE, used)
             del used
-            texts = [text for _, text in parts]
-            # Written a part at a time: the index is never one string in memory.
-            hasher = hashlib.blake2b(digest_size=16)
-            with files.open(cfg.index_save_as, "wb") as handle:
-                for piece in serialised_texts(texts, per_piece=1):
-                    handle.write(piece)
-                    hasher.update(piece)
+            texts = [part[1] for part in parts]
+            key = index_key(parts)
+            if not files.keep_if_current(cfg.index_save_as, key):
+                # Written a part at a time: the index is never one string in memory.
+                with files.open(cfg.index_save_as, "wb", key=key) as handle:
+                    for piece in serialised_texts(texts, per_piece=1):
+                        handle.write(piece)
             # The prepared index follows from the index's bytes alone: kept while they are.
-            index_key = hasher.hexdigest()
-            if cfg.prepared_save_as and not files.keep_if_current(cfg.prepared_save_as, index_key):
-                if any(entries is None for entries, _ in parts):  # some came as JSON from the memo
+            if cfg.prepared_save_as and not files.keep_if_current(cfg.prepared_save_as, key):
+                if any(part[0] is None for part in parts):  # some came as JSON from the memo
                     entries = json.loads(b"".join(serialised_texts(texts)))
                 else:
-                    entries = [entry for part_entries, _ in parts for entry in part_entries]
-                files.write_keyed(cfg.prepared_save_as, index_key,
+                    entries = [entry for part in parts for entry in part[0]]
+                files.write_keyed(cfg.prepared_save_as, key,
                                   serialise_prepared(prepared_index(entries)))
             del parts, texts
             files.precompress(*filter(None, (cfg.index_save_as, cfg.prepared_save_as)))
