@@ -222,6 +222,89 @@ def test_files_kept_unchanged_are_those_still_there_with_their_size(tmp_path):
     assert files.counts() == (0, 1)
 
 
+def test_files_found_changed_ahead_are_not_stamped_again(tmp_path):
+    from dalil.core.output import OutputFiles
+
+    out = tmp_path / "out"
+    (out / "b").mkdir(parents=True)
+    (out / "b" / "kept.vcf").write_bytes(b"abc")
+    (out / "b" / "changed.vcf").write_bytes(b"abcd")
+    files = OutputFiles(out)
+    expected = [("b/kept.vcf", 3), ("b/changed.vcf", 3), ("b/gone.vcf", 0)]
+    assert files.stale_files(expected) == ["b/changed.vcf", "b/gone.vcf"]
+    assert files.stale_files([]) == []
+    # What a check ahead found stands: "gone" was there when it looked.
+    assert files.keep_unchanged(expected, changed={"b/changed.vcf"}) == [True, False, True]
+    assert files.counts() == (0, 2)
+
+
+def _in_child(function):
+    """Run ``function()`` in a forked child and wait for it."""
+    pid = os.fork()
+    if not pid:
+        try:
+            function()
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def test_a_handoff_is_taken_whole_once_sent_and_never_waited_for():
+    from dalil.core.parallel import Handoff
+
+    handoff = Handoff()
+    _in_child(lambda: handoff.send({"vcards": ["a/b.vcf"], "n": 3}))
+    assert handoff.take() == {"vcards": ["a/b.vcf"], "n": 3}
+    assert handoff.take() == {"vcards": ["a/b.vcf"], "n": 3}  # taken once, kept
+    handoff.close()
+
+    early = Handoff()
+    started = time.perf_counter()
+    assert early.take() is None  # nothing sent yet: not waited for
+    assert time.perf_counter() - started < 5
+    _in_child(lambda: early.send([1]))
+    assert early.take() is None  # asked before it came: the taker did the work itself
+    early.close()
+
+    large = Handoff()
+    _in_child(lambda: large.send("x" * (1 << 17)))  # more than a pipe holds at once
+    assert large.take() is None
+    large.close()
+    assert large.take() is None
+
+
+def test_checks_ahead_reach_a_writer_forked_after_them(tmp_path, monkeypatch):
+    from dalil.core import output
+    from dalil.core.output import OutputFiles
+
+    monkeypatch.setattr(output, "_AHEAD_CHECKS", {})
+    out = tmp_path / "out"
+    (out / "b").mkdir(parents=True)
+    (out / "b" / "c.vcf").write_bytes(b"ab")
+    files = OutputFiles(out)
+    files.start_checking_ahead()
+    assert files.checked_ahead("cards") is None  # no check: nothing to take
+
+    output.check_ahead_with("cards", lambda files: files.stale_files([("b/c.vcf", 2),
+                                                                      ("b/d.vcf", 1)]))
+    output.check_ahead_with("broken", lambda files: 1 / 0)
+    files = OutputFiles(out)
+    files.start_checking_ahead()
+    _in_child(files.check_ahead)  # the worker, forked first
+    found = os.pipe()
+
+    def writer():  # forked after it, as the exports' writer is
+        os.write(found[1], marshal.dumps((files.checked_ahead("cards"),
+                                          files.checked_ahead("broken"))))
+
+    _in_child(writer)
+    os.close(found[1])
+    with os.fdopen(found[0], "rb") as pipe:
+        assert marshal.loads(pipe.read()) == (["b/d.vcf"], None)
+    files.save_memo()  # closes the pipe
+    assert files.checked_ahead("cards") is None
+
+
 def test_output_files_keep_unchanged_files_and_memoised_ones(tmp_path):
     from dalil.core.output import DuplicateOutput, OutputFiles, UnsafeOutputPath
 

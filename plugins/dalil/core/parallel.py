@@ -6,10 +6,13 @@ each result only a few numbers or the parsed text of a file. With one worker, or
 little work, everything runs in this process: the output is the same either way.
 """
 
+import contextlib
 import gc
 import logging
+import marshal
 import multiprocessing
 import os
+import struct
 
 # Below this many items a pool costs more than it saves.
 MIN_PARALLEL_ITEMS = 64
@@ -123,3 +126,44 @@ class Pool:
             results = (function(self.state, chunk) for chunk in chunks)
         return (pair for chunk, chunk_results in zip(chunks, results)
                 for pair in zip(chunk, chunk_results))
+
+
+class Handoff:
+    """Plain data sent once from one process to another, both forked later by the process
+    that makes this: a pipe neither waits on. ``take`` gives the value only if it was sent
+    whole by then, else None, and the taker then does the work itself. A value larger
+    than a pipe holds at once (64 KiB) is not sent."""
+
+    _LIMIT = 1 << 16
+    _HEADER = struct.Struct("<Q")
+
+    def __init__(self):
+        self._read, self._write = os.pipe()
+        os.set_blocking(self._read, False)
+        os.set_blocking(self._write, False)
+        self._taken = None  # (value,) once taken
+
+    def send(self, value):
+        data = marshal.dumps(value)
+        message = self._HEADER.pack(len(data)) + data
+        if len(message) <= self._LIMIT:
+            # One write into an empty pipe that holds it: whole, or refused and not sent.
+            with contextlib.suppress(OSError):
+                os.write(self._write, message)
+
+    def take(self):
+        if self._taken is None:
+            chunks = []
+            with contextlib.suppress(OSError):  # BlockingIOError: nothing (more) sent
+                while chunk := os.read(self._read, self._LIMIT):
+                    chunks.append(chunk)
+            data, header = b"".join(chunks), self._HEADER.size
+            whole = len(data) >= header and self._HEADER.unpack_from(data)[0] == len(data) - header
+            self._taken = (marshal.loads(data[header:]) if whole else None,)
+        return self._taken[0]
+
+    def close(self):
+        for fd in (self._read, self._write):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._read = self._write = -1

@@ -190,6 +190,7 @@ class DirectoryGenerator(Generator):
         pool, cache = Pool(self, self.workers), self.source_cache
         stamped = cache.may_hold_records()
         if stamped and cache.to_load:
+            output_files(self.context).start_checking_ahead()  # before the workers fork
             listing = pool.submit(_list_sources, sources, stamped)
             cache.load()
             # Loaded while the worker still lists: the pages' digests, for generate_output.
@@ -689,7 +690,8 @@ def near_me_index(settings):
 
 def _measure_last_build(generator):
     """``marshal`` data of ``last_build_stale`` for the directory's pages, sorted (runs in
-    a worker)."""
+    a worker); first the other plugins' checks ahead, which a writer forked sooner takes."""
+    output_files(generator.context).check_ahead()
     return marshal.dumps(sorted(last_build_stale(generator.settings, generator.output_path)))
 
 

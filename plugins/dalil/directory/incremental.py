@@ -16,6 +16,7 @@ import hashlib
 import itertools
 import logging
 import marshal
+import operator
 import os
 import weakref
 from pathlib import Path
@@ -260,9 +261,9 @@ def output_sizes(output_path, save_as_list):
     paths = save_as_list if all_plain_relpaths(save_as_list) else [
         save_as if is_plain_relpath(save_as) else output_file_path(output_path, save_as)
         for save_as in save_as_list]
-    return {save_as: stat.st_size
-            for save_as, stat in zip(save_as_list, stats_below(output_path, paths))
-            if stat is not None}
+    return {save_as: size for save_as, size
+            in zip(save_as_list, stats_below(output_path, paths, operator.attrgetter("st_size")))
+            if size is not None}
 
 
 def stored_pages(settings, name=CACHE_NAME):

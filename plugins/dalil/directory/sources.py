@@ -233,7 +233,7 @@ def _stamp(stat):
 def file_stamps(folder, relpaths):
     """``file_stamp`` of each of ``relpaths`` (below ``folder``), or None for a file gone
     since it was listed (its reader reports it)."""
-    return [None if stat is None else _stamp(stat) for stat in stats_below(folder, relpaths)]
+    return stats_below(folder, relpaths, _stamp)
 
 
 _SUMMARY, _CONTENT = LISTING_INDEX["summary"], LISTING_INDEX["content"]

@@ -17,6 +17,7 @@ from dalil.core.compression import PRECOMPRESSED
 from dalil.directory.model import listing_parts
 
 from .records import FIELDS, export_record, geojson_feature
+from .settings import export_settings
 from .spreadsheet import guard_cell
 from .vcard import listing_vcard
 
@@ -159,12 +160,13 @@ def write_vcards(files, listings, digests, save_as):
     (copies of the model's memory pages) than they saved. On a cached rebuild a listing
     whose digest (``digests``) is unchanged keeps its card without making it again.
     Returns the number of cards."""
-    purpose = ("vCards", save_as)
-    known = files.load_derived(CARDS_MEMO, purpose) or {}
+    known = files.load_derived(CARDS_MEMO, _cards_purpose(save_as)) or {}
     # In passes made in C: 100,000 cards kept in a rebuild.
     keys = list(map(digests.get, listings))
     known_keys = list(filter(known.__contains__, keys))
-    flags = files.keep_unchanged(list(map(known.__getitem__, known_keys)))
+    changed = files.checked_ahead(CARDS_CHECK)
+    flags = files.keep_unchanged(list(map(known.__getitem__, known_keys)),
+                                 changed=None if changed is None else set(changed))
     kept = set(itertools.compress(known_keys, flags))
     kept_flags = list(map(kept.__contains__, keys))
     made = {key: known[key] for key in itertools.compress(keys, kept_flags)}
@@ -175,5 +177,22 @@ def write_vcards(files, listings, digests, save_as):
         if key is not None:
             made[key] = (relpath, len(data))
     if digests:
-        files.save_derived(CARDS_MEMO, purpose, made)
+        files.save_derived(CARDS_MEMO, _cards_purpose(save_as), made)
     return len(listings)
+
+
+def _cards_purpose(save_as):
+    return ("vCards", save_as)
+
+
+# What ``stale_cards`` finds ahead, as ``OutputFiles.checked_ahead`` names it.
+CARDS_CHECK = "vcards"
+
+
+def stale_cards(files):
+    """The cards the last build wrote (``CARDS_MEMO``) that are no longer there with the
+    size it wrote, or None without a memo: found by a worker while the build reads
+    (``OutputFiles.check_ahead``), for ``write_vcards``."""
+    save_as = export_settings(files.settings).vcard_save_as
+    known = files.load_derived(CARDS_MEMO, _cards_purpose(save_as)) if save_as else None
+    return None if known is None else files.stale_files(list(known.values()))
