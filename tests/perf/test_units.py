@@ -807,6 +807,61 @@ def test_export_rows_are_made_again_only_for_the_part_of_a_listing_whose_digest_
     assert len(build(directory, "out", csv_save_as="")[1]) == 1200
 
 
+def test_export_rows_are_copied_from_the_last_files_as_a_clean_build_writes_them(
+        tmp_path, monkeypatch):
+    import hashlib
+    import os
+
+    from benchmarks.exports import synthetic_directory
+    from dalil.core.output import OutputFiles
+    from dalil.directory.model import listing_parts
+    from dalil.exports import writers
+    from dalil.exports.settings import ExportSettings
+
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True,
+                "CACHE_PATH": str(tmp_path / "cache"), "SITEURL": "https://x.test"}
+    directory = synthetic_directory(1200)
+    directory.digests = {listing: hashlib.blake2b(listing.slug.encode(), digest_size=16).digest()
+                         for listing in directory.listings}
+    names = ("export.json", "export.csv", "export.geojson")
+    copied = []
+    original_copy = writers.copy_range
+    monkeypatch.setattr(writers, "copy_range",
+                        lambda *args: copied.append(args[3]) or original_copy(*args))
+
+    def build(out, extra_settings=()):
+        copied.clear()
+        files = OutputFiles(tmp_path / out, settings={**settings, **dict(extra_settings)})
+        writers.write_exports(files, directory, ExportSettings(), "https://x.test")
+        files.save_memo()
+        return {name: (tmp_path / out / "directory" / name).read_bytes() for name in names}
+
+    def same_as_clean():
+        """This build's files are a clean build's: how many bytes it copied."""
+        built, count = build("out"), sum(copied)
+        assert built == build("clean", {"CACHE_CONTENT": False})
+        return count
+
+    build("out")
+    first_part = listing_parts(directory.listings, directory.digests)[0][0]
+    assert b'"coordinates"' in build("clean", {"CACHE_CONTENT": False})["export.geojson"]
+    # The first part gone: the second, copied, opens the JSON arrays now.
+    del directory.listings[:len(first_part)]
+    assert same_as_clean() > 100_000
+    # Back: the part that opened them follows it again.
+    directory.listings[:0] = first_part
+    assert same_as_clean() > 100_000
+    # Without copy_file_range (another system), the same bytes, read and written.
+    monkeypatch.delattr(os, "copy_file_range", raising=False)
+    directory.listings.pop(600)
+    assert same_as_clean() > 100_000
+    # A file changed behind the build's back, to the same size: nothing is copied from it.
+    csv_path = tmp_path / "out" / "directory" / "export.csv"
+    csv_path.write_bytes(csv_path.read_bytes().replace("\r\n".encode(), b"\n\n"))
+    directory.listings.pop(10)
+    assert same_as_clean() == 0
+
+
 def test_sitemap_lines_are_made_again_only_for_the_part_of_a_listing_whose_digest_changed(
         monkeypatch):
     import dataclasses
