@@ -273,6 +273,21 @@ def test_a_handoff_is_taken_whole_once_sent_and_never_waited_for():
     assert large.take() is None
 
 
+def _niceness(state):
+    return os.nice(0)
+
+
+def test_work_submitted_nicer_runs_in_a_worker_at_a_lower_priority():
+    from dalil.core.parallel import Pool
+
+    own = os.nice(0)
+    with Pool(None, 2) as pool:
+        assert pool.submit(_niceness, niceness=5).get() == min(own + 5, 19)
+    with Pool(None, 1) as pool:  # one worker: it runs here, at this process's priority
+        assert pool.submit(_niceness, niceness=5).get() == own
+    assert os.nice(0) == own
+
+
 def test_checks_ahead_reach_a_writer_forked_after_them(tmp_path, monkeypatch):
     from dalil.core import output
     from dalil.core.output import OutputFiles

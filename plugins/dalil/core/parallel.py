@@ -59,7 +59,11 @@ def _call(payload):
 
 
 def _call_once(payload):
-    function, args = payload
+    function, args, niceness = payload
+    if niceness:
+        # For the rest of the worker's life: the pool ends with the build's reading.
+        with contextlib.suppress(AttributeError, OSError):
+            os.nice(niceness)
     return function(_worker_state, *args)
 
 
@@ -105,11 +109,12 @@ class Pool:
         return (self.workers > 1 and count >= MIN_PARALLEL_ITEMS
                 and "fork" in multiprocessing.get_all_start_methods())
 
-    def submit(self, function, *args):
+    def submit(self, function, *args, niceness=0):
         """``function(state, *args)`` in a worker, which starts at once (here, with one
-        worker): an object whose ``get()`` gives its result."""
+        worker): an object whose ``get()`` gives its result. ``niceness`` lowers the
+        worker's priority first, for work that only fills a core the build leaves idle."""
         if self.in_workers():
-            return self._ensure_pool().apply_async(_call_once, ((function, args),))
+            return self._ensure_pool().apply_async(_call_once, ((function, args, niceness),))
         return _Done(function(self.state, *args))
 
     def map(self, function, items, chunk_size=None):

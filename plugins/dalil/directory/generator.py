@@ -20,6 +20,7 @@ from pelican import signals
 from pelican.generators import Generator
 from pelican.readers import Readers, find_empty_alt
 
+from dalil.core.background import BACKGROUND_NICENESS
 from dalil.core.dates import build_time
 from dalil.core.errors import ContentErrors
 from dalil.core.i18n import N_, write_script_messages
@@ -192,13 +193,13 @@ class DirectoryGenerator(Generator):
         if stamped and cache.to_load:
             output_files(self.context).start_checking_ahead()  # before the workers fork
             listing = pool.submit(_list_sources, sources, stamped)
+            # Meanwhile, a worker measures the pages the last build wrote (see PageCache):
+            # at a low priority, on what core this process and the listing leave idle.
+            self._sizing = pool, pool.submit(_measure_last_build, niceness=BACKGROUND_NICENESS)
             cache.load()
             # Loaded while the worker still lists: the pages' digests, for generate_output.
             self._stored_pages = stored_pages(self.settings)
             listed = listing.get()
-            # Then, while this process makes the model and the other generators their
-            # contexts, a worker measures the pages the last build wrote (see PageCache).
-            self._sizing = pool, pool.submit(_measure_last_build)
         else:  # nothing to load meanwhile
             cache.load()
             listed = _list_sources(self, sources, stamped)
