@@ -209,28 +209,25 @@ def test_paths_checked_together_are_those_checked_one_by_one(relpaths, root):
     assert all_plain_relpaths(["a", 1]) is False
 
 
-def test_files_kept_unchanged_are_those_still_there_with_their_size(tmp_path):
+def _last_cards(tmp_path):
+    """``(files, expected)``: a card kept, one changed and one gone since the last build."""
     from dalil.core.output import OutputFiles
 
     out = tmp_path / "out"
     (out / "b").mkdir(parents=True)
     (out / "b" / "kept.vcf").write_bytes(b"abc")
     (out / "b" / "changed.vcf").write_bytes(b"abcd")
-    files = OutputFiles(out)
-    expected = [("b/kept.vcf", 3), ("b/changed.vcf", 3), ("b/gone.vcf", 0)]
+    return OutputFiles(out), [("b/kept.vcf", 3), ("b/changed.vcf", 3), ("b/gone.vcf", 0)]
+
+
+def test_files_kept_unchanged_are_those_still_there_with_their_size(tmp_path):
+    files, expected = _last_cards(tmp_path)
     assert files.keep_unchanged(expected) == [True, False, False]
     assert files.counts() == (0, 1)
 
 
 def test_files_found_changed_ahead_are_not_stamped_again(tmp_path):
-    from dalil.core.output import OutputFiles
-
-    out = tmp_path / "out"
-    (out / "b").mkdir(parents=True)
-    (out / "b" / "kept.vcf").write_bytes(b"abc")
-    (out / "b" / "changed.vcf").write_bytes(b"abcd")
-    files = OutputFiles(out)
-    expected = [("b/kept.vcf", 3), ("b/changed.vcf", 3), ("b/gone.vcf", 0)]
+    files, expected = _last_cards(tmp_path)
     assert files.stale_files(expected) == ["b/changed.vcf", "b/gone.vcf"]
     assert files.stale_files([]) == []
     # What a check ahead found stands: "gone" was there when it looked.

@@ -175,7 +175,8 @@ def stats_below(folder, paths, stamp):
     return stamps
 
 
-_SIZE = operator.attrgetter("st_size")
+# A stamp for ``stats_below``: the file's size alone.
+SIZE_STAMP = operator.attrgetter("st_size")
 
 
 class UnsafeOutputPath(ValueError):
@@ -410,7 +411,7 @@ class OutputFiles:
     def _sizes(self, targets):
         """The size of the file at each of ``targets`` (paths below the root), or None."""
         below_root = operator.itemgetter(slice(len(self._root_prefix), None))
-        return stats_below(self.root, list(map(below_root, targets)), _SIZE)
+        return stats_below(self.root, list(map(below_root, targets)), SIZE_STAMP)
 
     def stale_files(self, expected):
         """The relpaths of ``expected`` (``(relpath, size)`` pairs, files the last build

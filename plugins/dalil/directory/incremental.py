@@ -16,7 +16,6 @@ import hashlib
 import itertools
 import logging
 import marshal
-import operator
 import os
 import weakref
 from pathlib import Path
@@ -28,8 +27,8 @@ from pelican.contents import Content
 from pelican.urlwrappers import URLWrapper
 
 import dalil
-from dalil.core.output import (all_plain_relpaths, is_plain_relpath, load_marshalled,
-                               replace_atomically, stats_below)
+from dalil.core.output import (SIZE_STAMP, all_plain_relpaths, is_plain_relpath,
+                               load_marshalled, replace_atomically, stats_below)
 from dalil.core.settings import NOT_OUTPUT_SETTINGS
 from dalil.core.writer import output_file_path
 
@@ -262,7 +261,7 @@ def output_sizes(output_path, save_as_list):
         save_as if is_plain_relpath(save_as) else output_file_path(output_path, save_as)
         for save_as in save_as_list]
     return {save_as: size for save_as, size
-            in zip(save_as_list, stats_below(output_path, paths, operator.attrgetter("st_size")))
+            in zip(save_as_list, stats_below(output_path, paths, SIZE_STAMP))
             if size is not None}
 
 

@@ -186,17 +186,12 @@ class CsvWriter:
 # from the file it finds as it was left, in the kernel, and makes only an edited part's
 # rows (a 100,000-listing rebuild loaded and saved again 75 MB of rows kept in a memo).
 ROWS_MEMO = "dalil_export_rows.marshal"
-_WRITERS = ((lambda config: config.json_save_as, JsonArrayWriter),
-            (lambda config: config.csv_save_as, CsvWriter),
-            (lambda config: config.geojson_save_as, GeoJsonWriter))
+_WRITERS = (("json_save_as", JsonArrayWriter), ("csv_save_as", CsvWriter),
+            ("geojson_save_as", GeoJsonWriter))
 
 
-def _stamp(path):
-    """The file's size, modification time and inode, or None."""
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return None
+def _identity(stat):
+    """A file's size, modification time and inode: the memo's stamp of an export file."""
     return stat.st_size, stat.st_mtime_ns, stat.st_ino
 
 
@@ -212,8 +207,7 @@ def _last_files(files, save_as_list, purpose, stack):
             source = stack.enter_context(open(files.path_for(save_as), "rb", buffering=0))
         except OSError:
             return [], {}
-        stat = os.fstat(source.fileno())
-        if stamp is None or (stat.st_size, stat.st_mtime_ns, stat.st_ino) != tuple(stamp):
+        if stamp is None or _identity(os.fstat(source.fileno())) != tuple(stamp):
             return [], {}
         sources.append(source)
     return sources, places
@@ -225,7 +219,7 @@ def write_exports(files, directory, config, siteurl):
     Returns the number of files written or left unchanged.
     """
     count = 0
-    chosen = [(save_as(config), make) for save_as, make in _WRITERS if save_as(config)]
+    chosen = [(getattr(config, name), make) for name, make in _WRITERS if getattr(config, name)]
     save_as_list, makers = [save_as for save_as, _ in chosen], [make for _, make in chosen]
     purpose = ("export rows' places", *(make.__name__ for make in makers))
     digests = directory.digests
@@ -253,7 +247,7 @@ def write_exports(files, directory, config, siteurl):
                 writer.close()
             count += len(writers)
         if digests:
-            stamps = tuple(_stamp(files.path_for(save_as)) for save_as in save_as_list)
+            stamps = tuple(_identity(os.stat(files.path_for(save_as))) for save_as in save_as_list)
             files.save_derived(ROWS_MEMO, purpose, (stamps, places))
         # Compression lets go of the GIL: the cards are made meanwhile.
         copies = compressing.submit(files.precompress, *save_as_list)
