@@ -1,6 +1,7 @@
 """Staged builds, the S3 upload (against moto's S3 server on loopback) and the operator tasks
 (serve, livereload, publish, gh-pages, s3-publish) run as an operator runs them."""
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -225,6 +226,26 @@ def test_invoke_gh_pages_pushes_the_site(project, tmp_path):
         shutil.rmtree(project / ".git")
 
 
+# A folder's URL answers with its index.html, the home page first.
+FOLDER_PAGES = {"/": "index.html", "/directory/": "directory/index.html"}
+DOT_FILES = ("/.env", "/.git/config", "/directory/.env")
+
+
+@contextlib.contextmanager
+def dot_files(output):
+    """Dot files in the output folder, for as long as the block runs."""
+    written = [output / path.lstrip("/") for path in DOT_FILES]
+    for path in written:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text("secret", encoding="utf-8")
+    try:
+        yield
+    finally:
+        shutil.rmtree(output / ".git")
+        for path in written:
+            path.unlink(missing_ok=True)
+
+
 def test_invoke_serve_sends_interface_types(project):
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(sb.PACKAGE_SOURCE), "DALIL_HOST": "127.0.0.1",
@@ -242,6 +263,12 @@ def test_invoke_serve_sends_interface_types(project):
         assert status == 404 and body == (project / "output/404.html").read_bytes()
         assert fetch(port, "/nginx.conf.snippet")[0] == 404
         assert fetch(port, "/directory")[0] == 301
+        for path, page in FOLDER_PAGES.items():
+            status, _, body = fetch(port, path)
+            assert status == 200 and body == (project / "output" / page).read_bytes(), path
+        with dot_files(project / "output"):
+            for path in DOT_FILES:
+                assert fetch(port, path)[0] == 404, path
 
 
 def test_invoke_livereload_sends_interface_types(project):
@@ -261,6 +288,14 @@ def test_invoke_livereload_sends_interface_types(project):
         page = (project / "output/404.html").read_bytes()  # livereload adds its script to it
         assert status == 404 and page.partition(b"<body>")[2] in body
         assert single(headers, "Content-Type") == "text/html; charset=utf-8"
+        for path, page in FOLDER_PAGES.items():
+            status, _, body = fetch(port, path)
+            # livereload adds its script before </head>; all that follows is the page's.
+            tail = (project / "output" / page).read_bytes().partition(b"</head>")[2]
+            assert status == 200 and tail and body.endswith(tail), path
+        with dot_files(project / "output"):
+            for path in DOT_FILES:
+                assert fetch(port, path)[0] == 404, path
 
 
 def test_a_failed_publishing_build_leaves_the_live_site(tmp_path):

@@ -78,9 +78,11 @@ def test_a_csp_a_header_file_cannot_carry_is_refused():
 
 def test_hidden_files():
     policy = HeaderPolicy(hidden=HOST_FILES)
-    for relpath in (*HOST_FILES, "theme/.dalil-x.tmp", ".git/config"):
+    for relpath in (*HOST_FILES, "theme/.dalil-x.tmp", ".git/config", "./.env", "./_headers"):
         assert is_hidden(relpath, policy), relpath
-    for relpath in (".well-known/security.txt", "index.html", "_headers/x.html"):
+    # "." is the output folder itself, which the servers ask about for "/".
+    for relpath in (".well-known/security.txt", "index.html", "_headers/x.html", ".", "./",
+                    "./index.html", "directory/."):
         assert not is_hidden(relpath, policy), relpath
 
 

@@ -18,6 +18,7 @@ Cache-Control:
 
 import posixpath
 import re
+from pathlib import PurePosixPath
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -102,10 +103,12 @@ def response_headers(relpath, policy=HeaderPolicy(), csp=True):
 
 def is_hidden(relpath, policy):
     """A host file or a dot file (but ``.well-known/``): never served or uploaded."""
-    relpath = _normal(relpath)
-    if relpath in policy.hidden:
+    # PurePosixPath drops "." parts: "." is the output folder itself (the servers ask
+    # about it for "/"), not a dot file.
+    parts = PurePosixPath(_normal(relpath)).parts
+    if "/".join(parts) in policy.hidden:
         return True
-    return any(part.startswith(".") and part != ".well-known" for part in relpath.split("/"))
+    return any(part.startswith(".") and part != ".well-known" for part in parts)
 
 
 def _without_type(relpath, policy):
