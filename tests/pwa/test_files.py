@@ -86,6 +86,20 @@ def test_exactly_four_shortcuts_to_pages_that_exist(site, manifest):
         assert output_path(site, url).is_file(), url
 
 
+def test_a_site_without_news_builds_without_warning_and_its_shortcuts_exist(tmp_path):
+    files = {relpath: text for relpath, text in fixture_files().items()
+             if not relpath.startswith("news/")}
+    result = sb.build_site(tmp_path / "site", files, fatal="warnings")
+    assert result.returncode == 0, result.log
+    assert "WARNING" not in result.log, result.log
+    manifest = json.loads(result.read("manifest.webmanifest"))
+    assert len(manifest["shortcuts"]) == 4
+    for shortcut in manifest["shortcuts"]:
+        assert output_path(result, urljoin(MANIFEST_URL, shortcut["url"])).is_file(), shortcut
+    news = soup(result, "news/index.html")
+    assert news.find("main") and not news.select("main article")
+
+
 def test_every_page_links_manifest_theme_colour_icon_and_scripts(site):
     pages = [relpath for relpath in site.files() if relpath.endswith(".html")]
     assert len(pages) > 10
@@ -201,11 +215,12 @@ def test_turned_off_outputs_are_not_written_nor_linked(tmp_path):
 
 
 def test_a_shortcut_to_a_page_the_build_does_not_write_is_warned_about(tmp_path):
-    files = fixture_files()
-    del files["news/market-opens.md"]
-    result = sb.build_site(tmp_path / "site", files, fatal=None)
+    # No article is in "events", nor is it a content folder: no page is written for it.
+    result = sb.build_site(tmp_path / "site", fixture_files(), fatal=None,
+                           DALIL_PWA_NEWS_CATEGORY="events")
     assert result.returncode == 0, result.log
-    assert "dalil.pwa: the manifest's shortcut الأخبار points to /news/" in result.log
+    assert not result.path("events/index.html").exists()
+    assert "dalil.pwa: the manifest's shortcut الأخبار points to /events/" in result.log
     assert result.log.count("dalil.pwa:") == 1, result.log
 
 

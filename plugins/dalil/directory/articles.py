@@ -202,21 +202,29 @@ def keep_relative_source_path(instance):
         instance.get_relative_source_path = _KnownRelativeSourcePath(instance)
 
 
-def write_empty_categories(generator, writer):
-    """``/news/`` and ``/blog/`` exist before their first article: the navigation of every
-    page and the manifest's shortcuts link them (``article_writer_finalized``)."""
-    if not generator.settings.get("CATEGORY_SAVE_AS"):
-        return
-    present = {category.slug for category, _ in generator.categories}
-    template = generator.get_template("category")
+def empty_categories(settings, categories):
+    """The article categories without an article that ``write_empty_categories`` writes,
+    given the build's ``categories`` (Pelican's ``(category, articles)`` pairs)."""
+    if not settings.get("CATEGORY_SAVE_AS"):
+        return []
+    present = {category.slug for category, _ in categories}
     # The theme's navigation links news and blog, whatever the folders are called.
-    folders = [os.path.basename(path.rstrip("/")) for path in
-               generator.settings.get("ARTICLE_PATHS") or ()]
+    folders = [os.path.basename(path.rstrip("/")) for path in settings.get("ARTICLE_PATHS") or ()]
+    empty = []
     for name in dict.fromkeys([*folders, "news", "blog"]):
-        category = Category(name, generator.settings)
+        category = Category(name, settings)
         if not name or category.slug in present or not category.save_as:
             continue
         present.add(category.slug)
+        empty.append(category)
+    return empty
+
+
+def write_empty_categories(generator, writer):
+    """``/news/`` and ``/blog/`` exist before their first article: the navigation of every
+    page and the manifest's shortcuts link them (``article_writer_finalized``)."""
+    template = generator.get_template("category")
+    for category in empty_categories(generator.settings, generator.categories):
         writer.write_file(category.save_as, template, generator.context, url=category.url,
                           category=category, articles=[], dates=[], template_name="category",
                           blog=True, page_name=category.page_name, all_articles=[])

@@ -11,6 +11,7 @@ from dalil.core.i18n import N_, script_messages_save_as
 from dalil.core.output import output_files
 from dalil.core.pages import register_page, site_pages
 from dalil.core.templates import add_plugin_templates
+from dalil.directory.articles import empty_categories
 from dalil.directory.settings import directory_settings
 from dalil.search.settings import search_settings
 
@@ -114,7 +115,10 @@ class PwaGenerator(Generator):
                 logger.warning("dalil.pwa: the manifest names icon %s/icons/%s, which the theme "
                                "does not have", static_dir, icon)
         written = {page.url for page in site_pages(self.context)}
-        written.update(category.url for category, _ in self.context.get("categories", ()))
+        categories = self.context.get("categories", ())
+        written.update(category.url for category, _ in categories)
+        # Categories without an article yet (news on a new site) are written all the same.
+        written.update(category.url for category in empty_categories(self.settings, categories))
         for name, _, url, _ in self._shortcuts():
             if url not in written:
                 logger.warning("dalil.pwa: the manifest's shortcut %s points to /%s, which this "
