@@ -1,10 +1,14 @@
 """The project's promises: README's commands, CI, and the sample site."""
 
+import os
 import re
+import runpy
 import subprocess
+import sys
 
 import pytest
 from bs4 import BeautifulSoup
+from sectxt import Parser
 
 from tests import sitebuilder as sb
 
@@ -12,6 +16,14 @@ from tests import sitebuilder as sb
 def readme_commands():
     readme = (sb.REPO / "README.md").read_text(encoding="utf-8")
     return re.findall(r"```sh\n(.+?)\n```", readme, flags=re.S)[:2]
+
+
+def readme_paragraph(title):
+    """README's bold-titled paragraph ``title``, up to the next such paragraph or heading."""
+    readme = (sb.REPO / "README.md").read_text(encoding="utf-8")
+    start = readme.index(f"**{title}**")
+    end = re.compile(r"\n\n(\*\*|#)").search(readme, start + 1)
+    return readme[start:end.start() if end else None]
 
 
 def test_ci_runs_readme_test_command_word_for_word():
@@ -23,6 +35,35 @@ def test_ci_runs_readme_test_command_word_for_word():
 def test_readme_build_command_builds_with_fatal_warnings():
     build_command, _ = readme_commands()
     assert build_command.endswith("pelican content --fatal warnings")
+
+
+def test_an_existing_pelican_site_with_readme_settings_builds_without_warning(tmp_path):
+    """A plain Pelican site (an article at the content root, a page, no news) given only
+    the settings of README's "Adding Dalil to an existing Pelican site"."""
+    (settings,) = re.findall(r"```python\n(.+?\n)```",
+                             readme_paragraph("Adding Dalil to an existing Pelican site."),
+                             flags=re.S)
+    files = {**sb.base_files(),
+             **sb.listing("atlas", "مطعم الأطلس", Phone="+212 522 000 000"),
+             "first-post.md": sb.metadata_file("أول مقال.", Title="أول مقال", Date="2026-10-01",
+                                               Tags="ترحيب", Author="الكاتب")}
+    site = tmp_path / "pelican-site"
+    for relpath, text in files.items():
+        (site / "content" / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (site / "content" / relpath).write_text(text, encoding="utf-8")
+    (site / "pelicanconf.py").write_text(settings, encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-m", "pelican", "content", "--fatal", "warnings"], cwd=site,
+        capture_output=True, text=True, timeout=600,
+        env={**os.environ, "SOURCE_DATE_EPOCH": sb.DEFAULT_EPOCH, "COLUMNS": "200",
+             "PYTHONPATH": str(sb.PACKAGE_SOURCE)})
+    log = completed.stdout + completed.stderr
+    assert completed.returncode == 0 and "WARNING" not in log, log
+    output = site / "output"
+    assert (output / "directory/listing/atlas/index.html").is_file()
+    contact = runpy.run_path(str(site / "pelicanconf.py"))["DALIL_SITEFILES_SECURITY_CONTACT"]
+    security = Parser((output / ".well-known/security.txt").read_bytes())
+    assert security.contact_email == contact.removeprefix("mailto:")
 
 
 @pytest.fixture(scope="module")
