@@ -3,17 +3,21 @@
 The wheel is built offline from a copy of the package's source (nothing is written
 into the repository), then installed with ``--no-deps`` into a virtual environment
 that sees this environment's packages (Pelican and the rest) but not the source
-tree: what the sites below import is the installed wheel.
+tree: what the sites below import is the installed wheel. This environment may itself
+be a virtual environment (the usual way in on Debian's Python) or the system's Python.
 """
 
 import json
 import os
 import shutil
+import site
 import subprocess
 import sys
 import venv
 import zipfile
+from pathlib import Path
 
+import pelican
 import pytest
 import vobject
 
@@ -49,13 +53,25 @@ def wheel(tmp_path_factory):
 def installed(wheel, tmp_path_factory):
     """A virtual environment with the wheel installed; its ``bin/`` folder."""
     venv_dir = tmp_path_factory.mktemp("venv")
-    venv.create(venv_dir, system_site_packages=True, with_pip=True)
+    venv.create(venv_dir, with_pip=True)
     python = venv_dir / "bin" / "python"
+    # system_site_packages would show the base interpreter's packages, which are not
+    # Pelican's when these tests run inside a virtual environment: the new one is given
+    # this environment's site folders (with their .pth files), after its own.
+    purelib = run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                  cwd=venv_dir).stdout.strip()
+    folders = site.getsitepackages() + ([site.getusersitepackages()] if site.ENABLE_USER_SITE
+                                        else [])
+    (Path(purelib) / "test-environment.pth").write_text(
+        "import site; " + "; ".join(f"site.addsitedir({folder!r})" for folder in folders) + "\n",
+        encoding="utf-8")
     # --ignore-installed: a dalil installed beside Pelican must not stand in for the wheel.
     run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--ignore-installed",
          "-q", str(wheel)], cwd=venv_dir)
     where = run([str(python), "-c", "import dalil; print(dalil.__file__)"], cwd=venv_dir)
     assert where.stdout.strip().startswith(str(venv_dir)), where.stdout
+    where = run([str(python), "-c", "import pelican; print(pelican.__file__)"], cwd=venv_dir)
+    assert where.stdout.strip() == pelican.__file__, where.stdout
     return venv_dir
 
 
