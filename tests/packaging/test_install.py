@@ -136,6 +136,41 @@ def test_quickstart_asks_when_run_at_a_prompt(installed, tmp_path):
     assert "DALIL_SITEFILES_SECURITY_CONTACT = 'security@mon.example'" in settings
 
 
+def test_quickstart_reads_answers_piped_in(installed, tmp_path):
+    """One answer a line, in the order it asks; an empty line takes the default."""
+    completed = run([str(installed / "bin" / "dalil-quickstart"), str(tmp_path / "piped")],
+                    cwd=tmp_path, stdin="دليل الحي\nhttps://dalil-alhay.example\n\n"
+                                        "amina@dalil-alhay.example\n")
+    assert "default" not in completed.stderr, completed.stderr
+    settings = (tmp_path / "piped" / "pelicanconf.py").read_text("utf-8")
+    assert "SITENAME = 'دليل الحي'" in settings
+    assert "TIMEZONE = 'Africa/Casablanca'" in settings
+    assert "DALIL_SITEFILES_SECURITY_CONTACT = 'amina@dalil-alhay.example'" in settings
+    assert "'https://dalil-alhay.example'" in (tmp_path / "piped" / "publishconf.py").read_text(
+        "utf-8")
+
+
+def test_quickstart_says_which_defaults_it_takes_when_the_input_ends(installed, tmp_path):
+    completed = run([str(installed / "bin" / "dalil-quickstart"), str(tmp_path / "short"),
+                     "--timezone", "Europe/Paris"], cwd=tmp_path, stdin="Mon dalil\n")
+    assert ("the input ended before the answer to 'Address of the published site'"
+            in completed.stderr)
+    assert "Security contact (e-mail): security@example.com" in completed.stderr
+    settings = (tmp_path / "short" / "pelicanconf.py").read_text("utf-8")
+    assert "SITENAME = 'Mon dalil'" in settings and "TIMEZONE = 'Europe/Paris'" in settings
+    assert "DALIL_SITEFILES_SECURITY_CONTACT = 'security@example.com'" in settings
+
+
+def test_quickstart_stops_at_a_wrong_piped_answer_and_writes_nothing(installed, tmp_path):
+    completed = subprocess.run([str(installed / "bin" / "dalil-quickstart"), str(tmp_path / "bad")],
+                               input="Mon dalil\nnot a url\nhttps://mon.example\n",
+                               capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 2
+    assert ("line 2 of the input (Address of the published site): 'not a url' is not an "
+            "http(s) address" in completed.stderr)
+    assert not (tmp_path / "bad").exists()
+
+
 def test_pelican_quickstart_site_gets_the_directory_from_plugins_and_theme(installed, tmp_path):
     site = tmp_path / "pelican-site"
     site.mkdir()

@@ -1,7 +1,8 @@
 """``dalil-quickstart [DIR]``: write a new Dalil site, ready to build.
 
 Like ``pelican-quickstart``, it asks for what it needs (site name, URL, time zone,
-security contact) or takes it from options, for scripts. It writes
+security contact) or takes it from options, for scripts; answers piped in are read
+one a line, in the order it asks. It writes
 ``pelicanconf.py``, ``publishconf.py``, ``tasks.py``, ``.gitignore`` and a
 ``content/`` folder with one category, city, listing and news item, and the about,
 contact and open-data pages. It never overwrites a file: if any exists, it writes none.
@@ -94,16 +95,57 @@ def ask(question, default, check, read=input):
             print(f"  {error}", file=sys.stderr)
 
 
-def collect_answers(arguments, interactive):
+def take_default(question, default, check):
+    return check(default)
+
+
+class PipedAnswers:
+    """Answers piped in, one a line in the order the questions are asked (an empty line
+    takes the default). A wrong answer stops it: asking again would take the next line.
+    Once the input ends, each question left takes its default, said on stderr."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.line = 0
+        self.ended = False
+
+    def _read_line(self):
+        if self.stream is None or self.ended:
+            return ""
+        try:
+            text = self.stream.readline()
+            text.encode("utf-8")  # a byte the stream could not decode is a lone surrogate
+            return text
+        except UnicodeError:
+            raise QuickstartError(f"line {self.line + 1} of the input is not "
+                                  f"{self.stream.encoding} text") from None
+
+    def __call__(self, question, default, check):
+        text = self._read_line()
+        if not text:
+            if not self.ended:
+                self.ended = True
+                reason = "the input ended" if self.stream is not None else "there is no input"
+                print(f"dalil-quickstart: {reason} before the answer to {question!r}; it and "
+                      "the questions left take their defaults:", file=sys.stderr)
+            print(f"  {question}: {default}", file=sys.stderr)
+            return check(default)
+        self.line += 1
+        try:
+            return check(text.strip() or default)
+        except QuickstartError as error:
+            raise QuickstartError(f"line {self.line} of the input ({question}): {error}") from None
+
+
+def collect_answers(arguments, answer):
+    """Each value from its option, else from ``answer(question, default, check)``."""
     answers = {}
     for option, question, default, check in QUESTIONS:
         given = getattr(arguments, option)
         if given is not None:
             answers[option] = check(given)
-        elif interactive:
-            answers[option] = ask(question, default(answers), check)
         else:
-            answers[option] = check(default(answers))
+            answers[option] = answer(question, default(answers), check)
     return answers
 
 
@@ -146,9 +188,14 @@ def write_site(directory, answers, today=None):
 def main(argv=None):
     arguments = parse_arguments(argv)
     directory = Path(arguments.directory).resolve()
-    interactive = not arguments.defaults and sys.stdin.isatty()
+    if arguments.defaults:
+        answer = take_default
+    elif sys.stdin is not None and sys.stdin.isatty():
+        answer = ask
+    else:
+        answer = PipedAnswers(sys.stdin)
     try:
-        answers = collect_answers(arguments, interactive)
+        answers = collect_answers(arguments, answer)
         written = write_site(directory, answers)
     except QuickstartError as error:
         print(f"dalil-quickstart: {error}", file=sys.stderr)
