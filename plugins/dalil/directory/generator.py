@@ -254,7 +254,7 @@ class DirectoryGenerator(Generator):
         if kind == "listing":
             return listing_record(content, metadata, where, self.config,
                                   self.settings.get("TIMEZONE", "UTC"))
-        return term_record(kind, content, metadata, where)
+        return term_record(kind, content, metadata, where, self.config.max_name_length)
 
     def collation_key(self, name):
         """``name``'s Unicode collation key (the table is loaded on first use), packed as

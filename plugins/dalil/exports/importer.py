@@ -263,6 +263,9 @@ class _Importer:
             raise ValueError("no name")
         if not get["category"]:
             raise ValueError("no category")
+        limit = self.config.max_name_length
+        validate.clean_name("name", name, limit)
+        validate.clean_name("category", get["category"], limit)
         phone = validate.clean_phone(get["phone"])
         email = validate.clean_email(get["email"])
         website = validate.clean_website(get["website"])
@@ -280,6 +283,7 @@ class _Importer:
             get["address"], self.cities.slug_by_name, self.config.default_country)
         if not city:
             raise ValueError("the address names no city")
+        validate.clean_name("city", city, limit)
         if slug in self.existing and not self.force:
             raise ValueError(f"{self.existing[slug]} already holds listing {slug!r} "
                              "(use --force to replace it)")
