@@ -199,3 +199,33 @@ def test_the_name_limit_is_a_setting(build_site):
     result = build_site(files, DALIL_DIRECTORY_MAX_NAME_LENGTH=400)
     assert result.returncode == 0, result.log
     assert result.path("directory/listing/long/index.html").is_file()
+
+
+def test_an_image_the_site_does_not_have_fails_naming_the_listing(build_site):
+    files = sb.base_files()
+    files["images/listings/here.svg"] = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>'
+    files.update(sb.listing("here", "موجود", Image="/images/listings/here.svg"))
+    files.update(sb.listing("remote", "بعيد", Image="https://cdn.example/x.png"))
+    files.update(sb.listing("missing", "مفقود", Image="/images/listings/missing.svg"))
+    files.update(sb.listing("draft", "مسودة", Image="images/listings/gone.svg", Status="draft"))
+    result = build_site(files)
+    assert_fails_naming(result, "content/listings/missing.md: Image '/images/listings/missing.svg'",
+                        "content/listings/draft.md: Image '/images/listings/gone.svg'",
+                        "is not a file of the site")
+    assert "here.md" not in result.log and "remote.md" not in result.log
+    assert not result.path("directory/listing/here/index.html").exists()  # stopped before writing
+    files.pop("listings/missing.md")
+    files.pop("listings/draft.md")
+    result = build_site(files)
+    assert result.returncode == 0, result.log
+
+
+def test_an_image_removed_since_the_last_build_fails_a_cached_rebuild(build_site):
+    files = sb.base_files()
+    files["images/here.svg"] = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>'
+    files.update(sb.listing("here", "موجود", Image="/images/here.svg"))
+    result = build_site(files, CACHE_CONTENT=True, LOAD_CONTENT_CACHE=True)
+    assert result.returncode == 0, result.log
+    (result.root / "content/images/here.svg").unlink()  # the listing's file is unchanged
+    rebuilt = sb.run_pelican(result.root)
+    assert_fails_naming(rebuilt, "content/listings/here.md: Image '/images/here.svg'")

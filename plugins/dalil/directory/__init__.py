@@ -16,6 +16,7 @@ from .articles import (check_article_slugs, check_page_slugs, claim_directory_fo
                        save_content_pages, share_url_wrappers, write_articles_beside,
                        write_empty_categories)
 from .generator import DirectoryGenerator
+from .images import check_listing_images
 from .reader import use_for_content
 
 
@@ -38,6 +39,7 @@ def register():
     signals.get_generators.connect(get_generators)
     signals.get_writer.connect(get_writer)
     signals.static_generator_finalized.connect(keep_unchanged_static)
+    signals.static_generator_finalized.connect(check_listing_images)
     signals.article_generator_context.connect(share_url_wrappers)
     signals.page_generator_context.connect(share_url_wrappers)
     signals.article_generator_finalized.connect(check_article_slugs)
