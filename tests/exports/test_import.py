@@ -16,8 +16,13 @@ from tests import sitebuilder as sb
 from .fixtures import FIELDS
 
 
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>'
+
+
 def new_site(root, files=None):
-    sb.write_site(root, files or {"pages/about.md": sb.metadata_file("عن.", Title="عن", Slug="about")})
+    """A site with the image the exports' fixture listing shows (``/images/z.svg``)."""
+    files = files or {"pages/about.md": sb.metadata_file("عن.", Title="عن", Slug="about")}
+    sb.write_site(root, {**files, "images/z.svg": SVG})
     return read_settings(str(root / "pelicanconf.py"))
 
 
@@ -162,7 +167,7 @@ def test_bad_csv_rows_are_reported_by_row_number_and_skipped(tmp_path):
     assert settings["PATH"] == str(tmp_path / "content")
 
 
-def test_rows_the_build_would_refuse_for_their_website_or_name_are_skipped(tmp_path):
+def test_rows_the_build_would_refuse_for_their_website_name_or_image_are_skipped(tmp_path):
     new_site(tmp_path, sb.base_files())
     long_name = " ".join(["مطعم"] * 50)  # 249 characters
     rows = [
@@ -173,6 +178,7 @@ def test_rows_the_build_would_refuse_for_their_website_or_name_are_skipped(tmp_p
         [long_name, "مطاعم", "", "", "", "الدار البيضاء", "", "", ""],
         ["فئة طويلة", long_name, "", "", "", "الدار البيضاء", "", "", ""],
         ["مدينة طويلة", "مطاعم", "", "", "", long_name, "", "", ""],
+        ["صورة", "مطاعم", "", "", "", "الدار البيضاء", sb.SITEURL + "/images/gone.svg", "", ""],
     ]
     source = tmp_path / "bad.csv"
     write_csv(source, rows)
@@ -183,10 +189,11 @@ def test_rows_the_build_would_refuse_for_their_website_or_name_are_skipped(tmp_p
                           (4, "Website 'https://x.example/a b'"),
                           (5, "name '" + long_name[:39] + "…' has 249 characters"),
                           (6, "category '" + long_name[:39] + "…' has 249 characters"),
-                          (7, "city '" + long_name[:39] + "…' has 249 characters")]:
+                          (7, "city '" + long_name[:39] + "…' has 249 characters"),
+                          (8, "image '/images/gone.svg' is not a file of the content's images")]:
         assert any(line.startswith(f"import-listings: row {number}: ") and words in line
                    for line in lines), (number, lines)
-    assert "import-listings: 1 file(s) written, 5 row(s) skipped" in lines
+    assert "import-listings: 1 file(s) written, 6 row(s) skipped" in lines
     built = sb.run_pelican(tmp_path)
     assert built.returncode == 0, built.log
     (record,) = json.loads(built.read("directory/export.json"))

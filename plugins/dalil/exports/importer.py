@@ -19,7 +19,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from pelican.readers import Readers
 
@@ -252,6 +252,8 @@ class _Importer:
         for source in _read_sources(settings, self.config.listing_paths):
             self.existing.setdefault(source.slug, source.path)
         self.siteurl = settings.get("SITEURL", "").rstrip("/")
+        self.content = content
+        self.static_paths = [path.strip("/") for path in settings.get("STATIC_PATHS", [])]
         self.rows_by_slug = {}
         self.targets = set(self.existing.values())
 
@@ -273,6 +275,9 @@ class _Importer:
         if self.siteurl and image.startswith(self.siteurl + "/"):
             image = image[len(self.siteurl):]  # this site's own image: keep it root-relative
         image = validate.clean_image(image)
+        if image.startswith("/") and not self._is_static_file(image):
+            raise ValueError(f"image {validate.shown(image)} is not a file of the content's "
+                             f"{', '.join(self.static_paths)}")
         modified = _date(get["dateModified"], self.settings.get("TIMEZONE", "UTC"))
         slug = _slug_from_url(get["url"]) or derive_slug(name)
         if not slug:
@@ -299,6 +304,13 @@ class _Importer:
             ("Phone", phone), ("Email", email), ("Website", website), ("Image", image),
             ("Modified", modified),
         ])
+
+    def _is_static_file(self, image):
+        """True when the root-relative ``image`` is a file in the content's STATIC_PATHS,
+        as the build requires (``directory.images``)."""
+        relpath = unquote(image).lstrip("/")
+        return any(relpath.startswith(folder + "/") for folder in self.static_paths) and (
+            self.content / relpath).is_file()
 
     def _target(self, slug):
         """The existing file of ``slug``, else a free file name in the listings folder."""
