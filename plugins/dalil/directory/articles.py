@@ -106,7 +106,8 @@ def wait_for_dates(generator):
     for status, names in _ARTICLE_LISTS.items():
         for article in (item for name in names for item in getattr(generator, name)):
             wanted = article.metadata.get("status") or article.default_status
-            if wanted != "draft" and waits and article.date > now:
+            date = getattr(article, "date", None)
+            if wanted != "draft" and waits and date is not None and date > now:
                 wanted = "draft"
             if wanted not in by_status:  # a status Pelican refused: its own list keeps it
                 wanted = status

@@ -34,14 +34,14 @@ def clean_name(label, value, limit):
 def clean_phone(value):
     phone = plain_text(value)
     if phone and not _PHONE.fullmatch(phone):
-        raise ValueError(f"Phone {phone!r} is not a phone number (digits, spaces, + ( ) . / -)")
+        raise ValueError(f"Phone {shown(phone)} is not a phone number (digits, spaces, + ( ) . / -)")
     return phone
 
 
 def clean_email(value):
     email = plain_text(value)
     if email and not _EMAIL.fullmatch(email):
-        raise ValueError(f"Email {email!r} is not an e-mail address")
+        raise ValueError(f"Email {shown(email)} is not an e-mail address")
     return email
 
 
