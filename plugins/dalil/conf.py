@@ -22,6 +22,8 @@ STATIC_PATHS = ["images"]
 # Copy a static file only when it is newer than its copy (mtimes survive rebuilds).
 STATIC_CHECK_IF_MODIFIED = True
 USE_FOLDER_AS_CATEGORY = True
+# News and blog articles dated after the build time wait for their date (as drafts).
+WITH_FUTURE_DATES = False
 
 ARTICLE_URL = "{category}/{slug}/"
 ARTICLE_SAVE_AS = "{category}/{slug}/index.html"

@@ -261,3 +261,17 @@ def test_hours_and_near_me_pass_axe_on_a_phone(open_page):
     expect(near_me(page)).to_have_count(4)
     assert axe_violations(page, ".near-me") == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+@pytest.mark.parametrize("at, status_text, today", [
+    # Tuesday 18:30 in Casablanca (UTC+1 by tzdata; 17:30, closed, by Chromium's data).
+    (dt.datetime(2031, 11, 25, 18, 30), "مفتوح الآن، يغلق اليوم الساعة 23:30", "الثلاثاء"),
+    # Monday 00:30 (still Sunday 23:30 by Chromium's data).
+    (dt.datetime(2031, 12, 1, 0, 30), "مغلق الآن، يفتح غدًا الساعة 18:00", "الاثنين"),
+])
+def test_open_now_five_years_after_the_build_follows_the_builds_tzdata(open_page, at,
+                                                                       status_text, today):
+    assert at.replace(tzinfo=SITE_ZONE).utcoffset() == dt.timedelta(hours=1)
+    page = open_page("/directory/listing/night-grill/", at=at)
+    expect(status(page)).to_have_text(status_text)
+    expect(today_row(page)).to_have_text(today)

@@ -1,8 +1,11 @@
 """The strict reader of schema.org openingHours text."""
 
+import datetime as dt
+from zoneinfo import ZoneInfo
+
 import pytest
 
-from dalil.directory.hours import parse_hours
+from dalil.directory.hours import parse_hours, utc_offsets, utc_offsets_text
 
 
 @pytest.mark.parametrize("text, ranges", [
@@ -52,19 +55,42 @@ def test_bad_hours_name_the_value(text, names):
     assert names in str(raised.value)
 
 
-def test_utc_offsets_follow_tzdata_changes():
-    import datetime as dt
-    from zoneinfo import ZoneInfo
+def decoded_offsets(text):
+    """The page's ``data-utc-offsets`` read back: ``[(start, end, minutes)]`` spans, as
+    aware UTC datetimes, each start after the first being the minutes since the last."""
+    epoch = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+    starts, minutes = [], []
+    for item in text.split(";"):
+        step, offset = item.split(":")
+        starts.append((starts[-1] if starts else epoch) + dt.timedelta(minutes=int(step)))
+        minutes.append(int(offset) if offset else None)
+    assert minutes[-1] is None and None not in minutes[:-1]
+    return list(zip(starts, starts[1:], minutes))
 
-    from dalil.directory.hours import utc_offsets
 
-    offsets = utc_offsets("Africa/Casablanca", 2026)
-    zone = ZoneInfo("Africa/Casablanca")
-    assert offsets[-1] == (int(dt.datetime(2028, 1, 1, tzinfo=dt.timezone.utc).timestamp()) * 1000,
-                           None)
-    for (start, minutes), (end, _) in zip(offsets, offsets[1:]):
-        for millis in (start, end - 1):  # both ends of each span agree with zoneinfo
-            moment = dt.datetime.fromtimestamp(millis / 1000, dt.timezone.utc)
-            assert moment.astimezone(zone).utcoffset() == dt.timedelta(minutes=minutes)
-    assert len(offsets) > 3  # Ramadan changes
-    assert utc_offsets("Asia/Kolkata", 2026)[0][1] == 330
+@pytest.mark.parametrize("timezone_name", ["Africa/Casablanca", "Europe/Paris",
+                                           "America/Santiago", "Asia/Kolkata", "UTC"])
+def test_utc_offsets_match_tzdata_for_ten_years_after_the_build(timezone_name):
+    zone = ZoneInfo(timezone_name)
+    spans = decoded_offsets(utc_offsets_text(utc_offsets(timezone_name, 2026)))
+    assert spans[0][0] == dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    assert spans[-1][1] == dt.datetime(2037, 1, 1, tzinfo=dt.timezone.utc)  # 2026 + 10, whole
+    assert all(end > start for start, end, _ in spans)
+    for (start, end, minutes), following in zip(spans, [*spans[1:], None]):
+        # Every six hours of the span, and either side of its change.
+        moments = [start + dt.timedelta(hours=6) * step
+                   for step in range((end - start) // dt.timedelta(hours=6) + 1)]
+        moments = [moment for moment in moments if moment < end] + [end - dt.timedelta(minutes=1)]
+        for moment in moments:
+            assert moment.astimezone(zone).utcoffset() == dt.timedelta(minutes=minutes), moment
+        if following is not None:
+            assert following[2] != minutes  # a pair is a change
+    if timezone_name == "Africa/Casablanca":
+        assert len(spans) >= 20  # the Ramadan changes of each year
+    if timezone_name in ("Asia/Kolkata", "UTC"):
+        assert len(spans) == 1
+
+
+def test_utc_offsets_are_transitions_not_days():
+    text = utc_offsets_text(utc_offsets("Africa/Casablanca", 2026))
+    assert len(text) < 300, text

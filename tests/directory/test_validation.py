@@ -27,6 +27,17 @@ def assert_fails_naming(result, *names):
     (sb.listing("Bad_Slug", "اسم", filename="bad"), "is not of the form"),
     (sb.listing("a--b", "اسم", filename="bad"), "is not of the form"),
     (sb.listing("ok", "اسم", filename="bad", Website="javascript:alert(1)"), "not an http(s) URL"),
+    (sb.listing("ok", "اسم", filename="bad", Website='https://x.example/"onmouseover="alert(1)'),
+     "Website 'https://x.example/\"onmouseover=\"alert(1)' is not an http(s) URL"),
+    (sb.listing("ok", "اسم", filename="bad", Website="https://x.example/it's"), "not an http(s) URL"),
+    (sb.listing("ok", "اسم", filename="bad", Website="https://x.example/?a=1&lt;2"), "not an http(s) URL"),
+    (sb.listing("ok", "اسم", filename="bad", Website="https://x.example/a>b"), "not an http(s) URL"),
+    (sb.listing("ok", "اسم", filename="bad", Website="https://x.example\\a"), "not an http(s) URL"),
+    (sb.listing("ok", "اسم", filename="bad", Website="https://x.example/a b"), "not an http(s) URL"),
+    (sb.listing("ok", "اسم", filename="bad", Website="https:///no-host"), "not an http(s) URL"),
+    (sb.listing("ok", "اسم", filename="bad", Website="https://[::1/"), "not an http(s) URL"),
+    (sb.listing("ok", "اسم", filename="bad", Image='https://x.example/"a.jpg'),
+     "Image 'https://x.example/\"a.jpg' is not an http(s) URL"),
     (sb.listing("ok", "اسم", filename="bad", Phone="=1+2"), "not a phone number"),
     (sb.listing("ok", "اسم", filename="bad", Image="../../etc/passwd"), "not a path inside the site"),
     (sb.listing("ok", "اسم", filename="bad", Status="secret"), "Status 'secret'"),
@@ -153,3 +164,68 @@ def test_good_coordinates_and_hours_build(build_site):
     files.update(sb.listing("always", "دائم", Hours="Mo-Su 00:00-24:00"))
     result = build_site(files)
     assert result.returncode == 0, result.log
+
+
+
+LONG_NAME = " ".join(["مطعم"] * 68)  # 339 characters
+LONG_LATIN = " ".join(["Restaurant"] * 20)
+
+
+@pytest.mark.parametrize("extra, label, value", [
+    (sb.listing("long", LONG_NAME), "Title", LONG_NAME),
+    (sb.listing("long", "اسم", Name_en=LONG_LATIN), "Name_en", LONG_LATIN),
+    (sb.listing("long", "اسم", Name_fr=LONG_LATIN), "Name_fr", LONG_LATIN),
+    (sb.category("long", LONG_NAME), "Title", LONG_NAME),
+    (sb.city("long", "مدينة", name_fr=LONG_LATIN), "Name_fr", LONG_LATIN),
+], ids=["listing-title", "listing-name-en", "listing-name-fr", "category-title", "city-name-fr"])
+def test_a_name_longer_than_the_limit_fails_naming_file_and_value(build_site, extra, label,
+                                                                  value):
+    (source,) = extra
+    result = build_with(build_site, extra)
+    shortened = repr(value[:39] + "…")
+    assert_fails_naming(result, f"content/{source}", f"{label} {shortened} has {len(value)} "
+                        "characters (DALIL_DIRECTORY_MAX_NAME_LENGTH: 200)")
+    assert value[:100] not in result.log
+
+
+def test_the_name_limit_is_a_setting(build_site):
+    files = sb.base_files()
+    files.update(sb.listing("long", LONG_NAME))
+    files.update(sb.listing("at-limit", "م" * 200))
+    assert build_site(files).returncode != 0
+    files.pop("listings/long.md")
+    assert build_site(files).returncode == 0
+    files.update(sb.listing("long", LONG_NAME))
+    result = build_site(files, DALIL_DIRECTORY_MAX_NAME_LENGTH=400)
+    assert result.returncode == 0, result.log
+    assert result.path("directory/listing/long/index.html").is_file()
+
+
+def test_an_image_the_site_does_not_have_fails_naming_the_listing(build_site):
+    files = sb.base_files()
+    files["images/listings/here.svg"] = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>'
+    files.update(sb.listing("here", "موجود", Image="/images/listings/here.svg"))
+    files.update(sb.listing("remote", "بعيد", Image="https://cdn.example/x.png"))
+    files.update(sb.listing("missing", "مفقود", Image="/images/listings/missing.svg"))
+    files.update(sb.listing("draft", "مسودة", Image="images/listings/gone.svg", Status="draft"))
+    result = build_site(files)
+    assert_fails_naming(result, "content/listings/missing.md: Image '/images/listings/missing.svg'",
+                        "content/listings/draft.md: Image '/images/listings/gone.svg'",
+                        "is not a file of the site")
+    assert "here.md" not in result.log and "remote.md" not in result.log
+    assert not result.path("directory/listing/here/index.html").exists()  # stopped before writing
+    files.pop("listings/missing.md")
+    files.pop("listings/draft.md")
+    result = build_site(files)
+    assert result.returncode == 0, result.log
+
+
+def test_an_image_removed_since_the_last_build_fails_a_cached_rebuild(build_site):
+    files = sb.base_files()
+    files["images/here.svg"] = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>'
+    files.update(sb.listing("here", "موجود", Image="/images/here.svg"))
+    result = build_site(files, CACHE_CONTENT=True, LOAD_CONTENT_CACHE=True)
+    assert result.returncode == 0, result.log
+    (result.root / "content/images/here.svg").unlink()  # the listing's file is unchanged
+    rebuilt = sb.run_pelican(result.root)
+    assert_fails_naming(rebuilt, "content/listings/here.md: Image '/images/here.svg'")

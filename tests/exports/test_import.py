@@ -16,8 +16,13 @@ from tests import sitebuilder as sb
 from .fixtures import FIELDS
 
 
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>'
+
+
 def new_site(root, files=None):
-    sb.write_site(root, files or {"pages/about.md": sb.metadata_file("عن.", Title="عن", Slug="about")})
+    """A site with the image the exports' fixture listing shows (``/images/z.svg``)."""
+    files = files or {"pages/about.md": sb.metadata_file("عن.", Title="عن", Slug="about")}
+    sb.write_site(root, {**files, "images/z.svg": SVG})
     return read_settings(str(root / "pelicanconf.py"))
 
 
@@ -160,6 +165,39 @@ def test_bad_csv_rows_are_reported_by_row_number_and_skipped(tmp_path):
     assert sorted(path.name for path in (tmp_path / "content" / "listings").iterdir()) == [
         "new-one.md"]
     assert settings["PATH"] == str(tmp_path / "content")
+
+
+def test_rows_the_build_would_refuse_for_their_website_name_or_image_are_skipped(tmp_path):
+    new_site(tmp_path, sb.base_files())
+    long_name = " ".join(["مطعم"] * 50)  # 249 characters
+    rows = [
+        FIELDS,
+        ["مطعم جيد", "مطاعم", "", "", "https://good.example/a?b=1", "الدار البيضاء", "", "", ""],
+        ["اقتباس", "مطاعم", "", "", 'https://x.example/"onmouseover=', "الدار البيضاء", "", "", ""],
+        ["مسافة", "مطاعم", "", "", "https://x.example/a b", "الدار البيضاء", "", "", ""],
+        [long_name, "مطاعم", "", "", "", "الدار البيضاء", "", "", ""],
+        ["فئة طويلة", long_name, "", "", "", "الدار البيضاء", "", "", ""],
+        ["مدينة طويلة", "مطاعم", "", "", "", long_name, "", "", ""],
+        ["صورة", "مطاعم", "", "", "", "الدار البيضاء", sb.SITEURL + "/images/gone.svg", "", ""],
+    ]
+    source = tmp_path / "bad.csv"
+    write_csv(source, rows)
+    task = run_task(tmp_path, source)
+    assert task.returncode == 1, task.stdout + task.stderr
+    lines = task.stdout.splitlines()
+    for number, words in [(3, """Website 'https://x.example/"onmouseover='"""),
+                          (4, "Website 'https://x.example/a b'"),
+                          (5, "name '" + long_name[:39] + "…' has 249 characters"),
+                          (6, "category '" + long_name[:39] + "…' has 249 characters"),
+                          (7, "city '" + long_name[:39] + "…' has 249 characters"),
+                          (8, "image '/images/gone.svg' is not a file of the content's images")]:
+        assert any(line.startswith(f"import-listings: row {number}: ") and words in line
+                   for line in lines), (number, lines)
+    assert "import-listings: 1 file(s) written, 6 row(s) skipped" in lines
+    built = sb.run_pelican(tmp_path)
+    assert built.returncode == 0, built.log
+    (record,) = json.loads(built.read("directory/export.json"))
+    assert record["website"] == "https://good.example/a?b=1"
 
 
 def test_cafe_row_with_guarded_cells_is_imported(tmp_path):

@@ -12,9 +12,12 @@ import unicodedata
 
 from hypothesis import strategies as st
 
+from dalil.core.text import plain_text
 from tests import sitebuilder as sb
 
-LONG_ARABIC = ("مطعم الأصدقاء الكبير " * 20)[:300]
+# DALIL_DIRECTORY_MAX_NAME_LENGTH's default: valid content keeps its names within it.
+MAX_NAME_LENGTH = 200
+LONG_ARABIC = ("مطعم الأصدقاء الكبير " * 20)[:MAX_NAME_LENGTH]  # the longest name allowed
 HOSTILE_PIECES = [
     "<b>x</b>", "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "</title>",
     '"', "'", "&", "<", ">", ",", ";", "\\", ":", "\n", "\r", "\r\n", "\t", "\x00", "\x01",
@@ -39,10 +42,13 @@ VALID_SLUGS = ["ok", "con", "nul", "a-1", "x" * 60]
 HOSTILE_WEBSITES = ["javascript:alert(1)", " JaVaScRiPt:alert(1)", "\x01javascript:alert(1)",
                     "jav&#x61;script:alert(1)", "data:text/html,<script>alert(1)</script>",
                     "vbscript:x", "ftp://x.example/", "https://", "//x.example/",
-                    "https://x.example/a b"]
-VALID_WEBSITES = ["https://x.example/", "http://x.example/a?b=1&c=<2>",
-                  'https://x.example/"><script>alert(1)</script>',
-                  "https://x.example/=HYPERLINK;a,b\\c"]
+                    "https://x.example/a b", "http://x.example/a?b=1&c=<2>",
+                    'https://x.example/"><script>alert(1)</script>', "https://x.example/it's",
+                    "https://x.example/=HYPERLINK;a,b\\c"]
+# What an attribute, a JSON-LD string or a vCard line would break on, percent-encoded.
+VALID_WEBSITES = ["https://x.example/", "http://x.example/a?b=1&c=%3C2%3E",
+                  "https://x.example/%22%3E%3Cscript%3Ealert(1)%3C/script%3E",
+                  "https://x.example/=HYPERLINK;a,b%5Cc"]
 VALID_PHONES = ["+212 522 123 456", "0522-12-34-56", "(05) 22.12/34", "+1"]
 HOSTILE_PHONES = ["=1+2", "@SUM(1)", "-1+2", "+1; DROP", "٠٥٢٢", "tel:+212", "\x00"]
 VALID_EMAILS = ["a@x.example", "o'neil+x@x.example"]
@@ -56,18 +62,25 @@ STATUSES = [None, "draft", "hidden", "published", "Draft", "secret", "<b>draft</
 
 _WHITESPACE = re.compile(r"\s+")
 
-hostile_text = st.lists(
-    st.one_of(st.sampled_from(HOSTILE_PIECES), st.text(max_size=6)), max_size=6,
-).map("".join)
+hostile_pieces = st.lists(
+    st.one_of(st.sampled_from(HOSTILE_PIECES), st.text(max_size=6)), max_size=6)
+hostile_text = hostile_pieces.map("".join)
+
+
+def _expected_text(pieces):
+    expected = _WHITESPACE.sub(" ", "".join(value for _, value in pieces)).strip()
+    return unicodedata.normalize("NFC", expected)
 
 
 @st.composite
 def clean_text(draw, min_pieces=1):
-    """``(source, expected)``: the plain text every output must carry for ``source``."""
+    """``(source, expected)``: the plain text every output must carry for ``source``, at
+    most ``MAX_NAME_LENGTH`` characters (the last pieces left out till it fits)."""
     pieces = draw(st.lists(st.sampled_from(CLEAN_PIECES), min_size=min_pieces, max_size=6))
+    while len(pieces) > min_pieces and len(_expected_text(pieces)) > MAX_NAME_LENGTH:
+        pieces.pop()
     source = "".join(piece for piece, _ in pieces)
-    expected = _WHITESPACE.sub(" ", "".join(value for _, value in pieces)).strip()
-    expected = unicodedata.normalize("NFC", expected)
+    expected = _expected_text(pieces)
     if not expected:  # a name must hold something
         return ("مطعم " + source, unicodedata.normalize(
             "NFC", _WHITESPACE.sub(" ", "مطعم " + "".join(v for _, v in pieces)).strip()))
@@ -85,6 +98,20 @@ def one_line(text):
 
 named_text = hostile_text.map(lambda text: "مطعم " + one_line(text))
 line_text = hostile_text.map(one_line)
+
+
+def _within_name_limit(prefix):
+    """Hostile text as one line after ``prefix``, its last pieces left out while its plain
+    text would be longer than a name may be: a name of valid content."""
+    def name(pieces):
+        while len(plain_text(prefix + one_line("".join(pieces)))) > MAX_NAME_LENGTH:
+            pieces = pieces[:-1]
+        return prefix + one_line("".join(pieces))
+    return hostile_pieces.map(name)
+
+
+valid_name = _within_name_limit("مطعم ")
+valid_other_name = _within_name_limit("")
 
 
 @st.composite
@@ -158,16 +185,16 @@ def hostile_text_site(draw):
     Returns ``(files, listing_slugs, news_slugs)`` of the published items."""
     files = base_files()
     files["categories/hostile.md"] = sb.metadata_file(
-        draw(hostile_text), Title=draw(named_text), Slug="hostile",
-        Name_en=draw(maybe(line_text)), Name_fr=draw(maybe(line_text)))
+        draw(hostile_text), Title=draw(valid_name), Slug="hostile",
+        Name_en=draw(maybe(valid_other_name)), Name_fr=draw(maybe(valid_other_name)))
     files["cities/hostile.md"] = sb.metadata_file(
-        draw(hostile_text), Title=draw(named_text), Slug="hostile-city",
-        Province=draw(maybe(line_text)), Name_en=draw(maybe(line_text)))
+        draw(hostile_text), Title=draw(valid_name), Slug="hostile-city",
+        Province=draw(maybe(line_text)), Name_en=draw(maybe(valid_other_name)))
     listings = [f"listing-{number}" for number in range(draw(st.integers(1, 3)))]
     for slug in listings:
         files[f"listings/{slug}.md"] = sb.metadata_file(
-            draw(hostile_text), Title=draw(named_text), Slug=slug,
-            Name_en=draw(maybe(line_text)), Name_fr=draw(maybe(line_text)),
+            draw(hostile_text), Title=draw(valid_name), Slug=slug,
+            Name_en=draw(maybe(valid_other_name)), Name_fr=draw(maybe(valid_other_name)),
             Category=draw(st.sampled_from(["restaurants", "hostile"])),
             City=draw(st.sampled_from(["casablanca", "hostile-city"])),
             Street=draw(maybe(line_text)), Postal_code=draw(maybe(line_text)),

@@ -9,8 +9,10 @@ from pelican import signals
 from pelican.contents import Content
 from pelican.generators import ArticlesGenerator
 from pelican.urlwrappers import Category, URLWrapper
+from pelican.utils import order_content, process_translations
 
 from dalil.core.background import fork_available
+from dalil.core.dates import build_time
 from dalil.core.errors import ContentErrors
 from dalil.core.output import output_files
 from dalil.core.writer import CONTENT_PAGES_CACHES, DalilWriter
@@ -82,6 +84,44 @@ def share_url_wrappers(generator, metadata):
         elif isinstance(value, list) and any(isinstance(item, URLWrapper) for item in value):
             metadata[key] = [share(item) if isinstance(item, URLWrapper) else item
                              for item in value]
+
+
+# The generator's lists of articles by status: originals, then translations.
+_ARTICLE_LISTS = {"published": ("articles", "translations"),
+                  "hidden": ("hidden_articles", "hidden_translations"),
+                  "draft": ("drafts", "drafts_translations")}
+
+
+def wait_for_dates(generator):
+    """``article_generator_pretaxonomy``: Pelican's ``WITH_FUTURE_DATES`` (off in
+    ``dalil.conf``), by the build's time (``SOURCE_DATE_EPOCH`` when set) instead of the
+    machine's clock Pelican reads, so that a build is reproducible: with it off, an article
+    dated after the build time is a draft until then; otherwise, or once its date has
+    come, it has the status its file gives (also when Pelican's clock made it a draft).
+    Cached articles are decided again in each build."""
+    waits = not generator.settings.get("WITH_FUTURE_DATES", True)
+    now = build_time()
+    by_status = {status: [] for status in _ARTICLE_LISTS}
+    moved = False
+    for status, names in _ARTICLE_LISTS.items():
+        for article in (item for name in names for item in getattr(generator, name)):
+            wanted = article.metadata.get("status") or article.default_status
+            date = getattr(article, "date", None)
+            if wanted != "draft" and waits and date is not None and date > now:
+                wanted = "draft"
+            if wanted not in by_status:  # a status Pelican refused: its own list keeps it
+                wanted = status
+            if wanted != status:
+                article.status, moved = wanted, True
+            by_status[wanted].append(article)
+    if not moved:
+        return
+    settings = generator.settings
+    for status, (originals, translations) in _ARTICLE_LISTS.items():
+        found, translated = process_translations(
+            by_status[status], translation_id=settings["ARTICLE_TRANSLATION_ID"])
+        setattr(generator, originals, order_content(found, settings["ARTICLE_ORDER_BY"]))
+        setattr(generator, translations, translated)
 
 
 def check_article_slugs(generator):

@@ -37,7 +37,7 @@ from dalil.core.writer import DalilWriter, output_file_path, output_file_paths
 from dalil.search.settings import search_settings
 
 from .collation import WordCollator
-from .hours import utc_offsets
+from .hours import utc_offsets, utc_offsets_text
 from .incremental import (PageCache, digest, global_digest, last_build_stale, stored_pages,
                           template_closure, term_key, undeclared_names)
 from .jsonld import listing_json_ld
@@ -254,7 +254,7 @@ class DirectoryGenerator(Generator):
         if kind == "listing":
             return listing_record(content, metadata, where, self.config,
                                   self.settings.get("TIMEZONE", "UTC"))
-        return term_record(kind, content, metadata, where)
+        return term_record(kind, content, metadata, where, self.config.max_name_length)
 
     def collation_key(self, name):
         """``name``'s Unicode collation key (the table is loaded on first use), packed as
@@ -391,9 +391,8 @@ class DirectoryGenerator(Generator):
                                                      forked=self.workers > 1, rank=-1)
         self.context[CONTEXT_KEY] = self.directory
         # Listing pages tell "open now" with the build's zone data (see hours.utc_offsets).
-        self.context[UTC_OFFSETS_KEY] = ";".join(
-            f"{start}:{'' if minutes is None else minutes}" for start, minutes
-            in utc_offsets(self.settings.get("TIMEZONE") or "UTC", build_time().year))
+        self.context[UTC_OFFSETS_KEY] = utc_offsets_text(
+            utc_offsets(self.settings.get("TIMEZONE") or "UTC", build_time().year))
         register_page(self.context, cfg.index_url, N_("Directory"))
         for save_as in cfg.not_found_save_as:
             url = save_as[: -len("index.html")] if save_as.endswith("/index.html") else save_as

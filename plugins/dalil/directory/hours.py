@@ -91,11 +91,16 @@ def parse_hours(value):
     return "; ".join(rules), tuple(ordered)
 
 
-def utc_offsets(timezone_name, year):
-    """The zone's UTC offsets from January of ``year`` to the end of the next year, as
-    ``(start, minutes)`` pairs (start in milliseconds since the epoch), then the window's
-    end as ``(end, None)``: opening hours in the browser then follow the build's time-zone
-    data, not the browser's (Chromium's put Africa/Casablanca at UTC+0 from late 2026)."""
+# Years after the build year whose UTC offsets a listing page carries: its "open now"
+# follows the build's tzdata, not the browser's, for a decade without a rebuild.
+OFFSET_YEARS = 10
+
+
+def utc_offsets(timezone_name, year, years=OFFSET_YEARS):
+    """The zone's UTC offsets from January of ``year`` to the end of ``year + years``, as
+    ``(start, minutes)`` pairs, ``start`` in minutes since the epoch (every zone changes
+    on a whole minute), then the window's end as ``(end, None)``: a pair a change, not a
+    table of days (Casablanca: two a year, around Ramadan)."""
     zone = ZoneInfo(timezone_name)
 
     def offset(moment):
@@ -103,7 +108,7 @@ def utc_offsets(timezone_name, year):
 
     day, quarter = dt.timedelta(days=1), dt.timedelta(minutes=15)
     moment = dt.datetime(year, 1, 1, tzinfo=dt.timezone.utc)
-    end = dt.datetime(year + 2, 1, 1, tzinfo=dt.timezone.utc)
+    end = dt.datetime(year + years + 1, 1, 1, tzinfo=dt.timezone.utc)
     offsets = [(moment, offset(moment))]
     while moment < end:
         following = min(moment + day, end)
@@ -115,6 +120,16 @@ def utc_offsets(timezone_name, year):
                 low, high = (middle, high) if offset(middle) == offsets[-1][1] else (low, middle)
             offsets.append((high, offset(high)))
         moment = following
-    offsets = [(int(start.timestamp()) * 1000, minutes) for start, minutes in offsets]
-    offsets.append((int(end.timestamp()) * 1000, None))
-    return tuple(offsets)
+    offsets.append((end, None))
+    return tuple((int(start.timestamp()) // 60, minutes) for start, minutes in offsets)
+
+
+def utc_offsets_text(offsets):
+    """``utc_offsets`` as a listing page carries them (``data-utc-offsets``, read by
+    ``theme/js/hours.js``): ``start:minutes;step:minutes;…;step:``, each start after the
+    first given as the minutes since the one before (a third shorter than each in full)."""
+    items, previous = [], 0
+    for start, minutes in offsets:
+        items.append(f"{start - previous}:{'' if minutes is None else minutes}")
+        previous = start
+    return ";".join(items)

@@ -166,10 +166,12 @@ class Listing:
 # the time of one given by keyword (100,000 in a rebuild).
 LISTING_FIELDS = tuple(item.name for item in fields(Listing) if item.init)
 # What a build reads of every listing (the model, the keys of its pages, the newest, the
-# HTML sitemap's key): a listing from the source cache is made with these alone. Its HTML
-# is loaded for its page (``TEXT_NOT_LOADED`` until then), and its other fields when one
-# is first read: a one-listing rebuild at 100,000 listings reads them for a few hundred.
-CORE_FIELDS = ("slug", "name", "category", "city", "status", "date", "modified", "url", "save_as")
+# HTML sitemap's key, the check that its image is among the site's files): a listing from
+# the source cache is made with these alone. Its HTML is loaded for its page
+# (``TEXT_NOT_LOADED`` until then), and its other fields when one is first read: a
+# one-listing rebuild at 100,000 listings reads them for a few hundred.
+CORE_FIELDS = ("slug", "name", "category", "city", "status", "date", "modified", "url", "save_as",
+               "image")
 PACKED_FIELDS = tuple(name for name in LISTING_FIELDS
                       if name not in CORE_FIELDS and name not in ("summary", "content"))
 _PACKED_NAMES = frozenset(PACKED_FIELDS)
@@ -183,7 +185,7 @@ def cached_listing(core, category, city, packed):
     listing = _new_listing(Listing)
     # In the order of CORE_FIELDS.
     (listing.slug, listing.name, _, _, listing.status, date, modified, listing.url,
-     listing.save_as) = core
+     listing.save_as, listing.image) = core
     listing.category, listing.city = category, city
     listing.date = None if date is None else _from_iso(date)
     listing.modified = None if modified is None else _from_iso(modified)

@@ -27,6 +27,8 @@ class DirectorySettings:
     recent_count: int = 8
     not_found_save_as: tuple = ("404/index.html", "404.html")
     default_country: str = ""
+    # Longest Title, Name_en or Name_fr of a listing, category or city, in characters.
+    max_name_length: int = 200
     # Processes that read and render listings: 0 = one per core, 1 = serial.
     workers: int = 0
 

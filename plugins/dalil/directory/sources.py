@@ -76,15 +76,29 @@ def record_slug(metadata, *name_candidates):
     return slug, None
 
 
-def term_record(kind, content, metadata, where):
+def clean_names(metadata, limit, problems):
+    """``(name, name_en, name_fr)`` of a listing or term, each at most ``limit`` characters;
+    a longer one is told to ``problems`` (and kept, for deriving the slug)."""
+    names = []
+    for key in ("title", "name_en", "name_fr"):
+        try:
+            names.append(validate.clean_name(key.capitalize(), metadata.get(key), limit))
+        except ValueError as error:
+            problems.append(str(error))
+            names.append(plain_text(metadata.get(key)))
+    return names
+
+
+def term_record(kind, content, metadata, where, max_name_length):
     """A category's or city's record: ``fields`` is None when ``problems`` stop it."""
-    name = plain_text(metadata.get("title"))
-    if not name:
+    if not plain_text(metadata.get("title")):
         return {"where": where, "problems": [f"has no Title (the Arabic name of the {kind})"],
                 "fields": None}
-    name_en, name_fr = plain_text(metadata.get("name_en")), plain_text(metadata.get("name_fr"))
+    problems = []
+    name, name_en, name_fr = clean_names(metadata, max_name_length, problems)
     slug, problem = record_slug(metadata, name_en, name_fr, name)
-    problems = [problem] if problem else []
+    if problem:
+        problems.append(problem)
     schema_type = "LocalBusiness"
     if kind == "category" and not problems:
         try:
@@ -105,11 +119,11 @@ def listing_record(content, metadata, where, config, timezone):
     """A listing's record (``LISTING_RECORD``); when problems stop it, a dict of them, with
     ``fields`` None and the slugs of its ``category`` and ``city``. ``config`` is the
     directory's settings (its URLs and default country)."""
-    name = plain_text(metadata.get("title"))
-    if not name:
+    if not plain_text(metadata.get("title")):
         return {"where": where, "problems": ["has no Title (the Arabic name of the business)"],
                 "fields": None, "category": "", "city": ""}
     problems = []
+    name, name_en, name_fr = clean_names(metadata, config.max_name_length, problems)
     terms = {}
     for key in ("category", "city"):
         terms[key] = plain_text(str(metadata.get(key) or ""))
@@ -130,7 +144,6 @@ def listing_record(content, metadata, where, config, timezone):
         fields["hours"], fields["opening_ranges"] = parse_hours(metadata.get("hours"))
     except ValueError as error:
         problems.append(str(error))
-    name_en, name_fr = plain_text(metadata.get("name_en")), plain_text(metadata.get("name_fr"))
     slug, problem = record_slug(metadata, name_en, name_fr, name)
     if problem:
         problems.append(problem)

@@ -9,29 +9,54 @@ from dalil.core.text import plain_text
 _PHONE = re.compile(r"\+?\(?[0-9][0-9 ()./-]*")
 _EMAIL = re.compile(r"[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 STATUSES = ("published", "hidden", "draft")
+# A value quoted in a message is cut to this many characters.
+SHOWN_LENGTH = 40
+# Refused in a website: each would end or break an attribute, a JSON-LD string or a vCard
+# line it is written into (a URL that needs one can percent-encode it).
+_NOT_IN_URL = frozenset("\"'<>\\")
+
+
+def shown(value):
+    """``value`` quoted for a message, cut to ``SHOWN_LENGTH`` characters."""
+    return repr(value if len(value) <= SHOWN_LENGTH else value[:SHOWN_LENGTH - 1] + "…")
+
+
+def clean_name(label, value, limit):
+    """A listing's or term's name (``label``: ``Title``, ``Name_en``, ``Name_fr``) as plain
+    text, at most ``limit`` characters (``DALIL_DIRECTORY_MAX_NAME_LENGTH``)."""
+    name = plain_text(value)
+    if len(name) > limit:
+        raise ValueError(f"{label} {shown(name)} has {len(name)} characters "
+                         f"(DALIL_DIRECTORY_MAX_NAME_LENGTH: {limit})")
+    return name
 
 
 def clean_phone(value):
     phone = plain_text(value)
     if phone and not _PHONE.fullmatch(phone):
-        raise ValueError(f"Phone {phone!r} is not a phone number (digits, spaces, + ( ) . / -)")
+        raise ValueError(f"Phone {shown(phone)} is not a phone number (digits, spaces, + ( ) . / -)")
     return phone
 
 
 def clean_email(value):
     email = plain_text(value)
     if email and not _EMAIL.fullmatch(email):
-        raise ValueError(f"Email {email!r} is not an e-mail address")
+        raise ValueError(f"Email {shown(email)} is not an e-mail address")
     return email
 
 
-def clean_website(value):
+def clean_website(value, label="Website"):
     website = plain_text(value)
     if not website:
         return ""
-    parts = urlsplit(website)
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc or " " in website:
-        raise ValueError(f"Website {website!r} is not an http(s) URL")
+    try:
+        parts = urlsplit(website)
+    except ValueError:  # an unclosed IPv6 bracket
+        parts = None
+    if (parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname
+            or any(char.isspace() or char in _NOT_IN_URL for char in website)):
+        raise ValueError(f"{label} {shown(website)} is not an http(s) URL (with a host; no "
+                         "space, quote, <, > or backslash)")
     return website
 
 
@@ -41,7 +66,7 @@ def clean_image(value):
     if not image:
         return ""
     if image.startswith(("http://", "https://")):
-        return clean_website(image)
+        return clean_website(image, "Image")
     path = "/" + image.lstrip("/")
     if ".." in path.split("/") or ":" in path or "\\" in path or any(c in path for c in "\"'<>?#"):
         raise ValueError(f"Image {image!r} is not a path inside the site")

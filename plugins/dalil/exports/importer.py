@@ -19,7 +19,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from pelican.readers import Readers
 
@@ -252,6 +252,8 @@ class _Importer:
         for source in _read_sources(settings, self.config.listing_paths):
             self.existing.setdefault(source.slug, source.path)
         self.siteurl = settings.get("SITEURL", "").rstrip("/")
+        self.content = content
+        self.static_paths = [path.strip("/") for path in settings.get("STATIC_PATHS", [])]
         self.rows_by_slug = {}
         self.targets = set(self.existing.values())
 
@@ -263,6 +265,9 @@ class _Importer:
             raise ValueError("no name")
         if not get["category"]:
             raise ValueError("no category")
+        limit = self.config.max_name_length
+        validate.clean_name("name", name, limit)
+        validate.clean_name("category", get["category"], limit)
         phone = validate.clean_phone(get["phone"])
         email = validate.clean_email(get["email"])
         website = validate.clean_website(get["website"])
@@ -270,6 +275,9 @@ class _Importer:
         if self.siteurl and image.startswith(self.siteurl + "/"):
             image = image[len(self.siteurl):]  # this site's own image: keep it root-relative
         image = validate.clean_image(image)
+        if image.startswith("/") and not self._is_static_file(image):
+            raise ValueError(f"image {validate.shown(image)} is not a file of the content's "
+                             f"{', '.join(self.static_paths)}")
         modified = _date(get["dateModified"], self.settings.get("TIMEZONE", "UTC"))
         slug = _slug_from_url(get["url"]) or derive_slug(name)
         if not slug:
@@ -280,6 +288,7 @@ class _Importer:
             get["address"], self.cities.slug_by_name, self.config.default_country)
         if not city:
             raise ValueError("the address names no city")
+        validate.clean_name("city", city, limit)
         if slug in self.existing and not self.force:
             raise ValueError(f"{self.existing[slug]} already holds listing {slug!r} "
                              "(use --force to replace it)")
@@ -295,6 +304,13 @@ class _Importer:
             ("Phone", phone), ("Email", email), ("Website", website), ("Image", image),
             ("Modified", modified),
         ])
+
+    def _is_static_file(self, image):
+        """True when the root-relative ``image`` is a file in the content's STATIC_PATHS,
+        as the build requires (``directory.images``)."""
+        relpath = unquote(image).lstrip("/")
+        return any(relpath.startswith(folder + "/") for folder in self.static_paths) and (
+            self.content / relpath).is_file()
 
     def _target(self, slug):
         """The existing file of ``slug``, else a free file name in the listings folder."""

@@ -6,13 +6,18 @@
   var WEEK = 7 * DAY;
   var WEEKDAYS = { Mon: 0, Tue: 1, Wed: 2, Thu: 3, Fri: 4, Sat: 5, Sun: 6 };
 
-  // Minutes since Monday 00:00 in `timeZone`: from the build's UTC offsets
-  // ("start:minutes;…;end:") while they cover `date`, else from the browser's zone data.
+  // Minutes since Monday 00:00 in `timeZone`: from the build's UTC offsets while they
+  // cover `date`, else from the browser's zone data. The offsets are
+  // "start:minutes;step:minutes;…;step:" in minutes since the epoch, each start after the
+  // first as the minutes since the one before, the last one the end of the window.
   function weekMinute(date, timeZone, offsets) {
     var time = date.getTime();
+    var minute = time / 60000;
     var spans = (offsets || '').split(';').map(function (item) { return item.split(':'); });
+    var start = 0;
     for (var i = 0; i + 1 < spans.length; i++) {
-      if (Number(spans[i][0]) <= time && time < Number(spans[i + 1][0])) {
+      start += Number(spans[i][0]);
+      if (start <= minute && minute < start + Number(spans[i + 1][0])) {
         var local = new Date(time + Number(spans[i][1]) * 60000);
         return ((local.getUTCDay() + 6) % 7) * DAY + local.getUTCHours() * 60 +
           local.getUTCMinutes();
