@@ -30,6 +30,7 @@ from dalil.core.output import OBSERVER_KEY, output_files, write_if_changed
 from dalil.core.pages import register_page
 from dalil.core.settings import BUILD_MEMORY_KEY
 from dalil.core.parallel import Pool, worker_count
+from dalil.core.record import retire_leftovers
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import plain_text, report_removed
 from dalil.core.urls import root_path
@@ -107,6 +108,7 @@ class DirectoryGenerator(Generator):
         self.sources_read = 0
         self.started = time.perf_counter()
         self.stats = {"rendered": 0, "skipped": 0, "changed": 0}
+        self.removed = 0  # files of the last build this one did not produce, removed
         # Bound to this build; the generator holds it, so blinker's weak reference lives.
         self._summary_receiver = self._print_summary
         signals.finalized.connect(self._summary_receiver)
@@ -662,6 +664,9 @@ class DirectoryGenerator(Generator):
             files.save_memo()
         if isinstance(self.writer, DalilWriter):
             self.writer_counts = (self.writer.changed, self.writer.unchanged)
+            # Every writer joined: what the build produced is known, and only now.
+            self.removed = retire_leftovers(output_files(self.context), self.writer,
+                                            self.context.get("staticfiles", ()))
         print_summary(self, time.perf_counter() - self.started)
         leave_build_to_exit()
 
