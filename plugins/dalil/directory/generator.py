@@ -292,7 +292,9 @@ class DirectoryGenerator(Generator):
     def _read_terms(self, kind, records, url_pattern, save_as_pattern, errors):
         terms = {}
         # Listings name their category and city by slug, but exports and people tell
-        # terms apart by name: two with one name would merge for them.
+        # terms apart by name: two with one name would merge for them. An error, but
+        # both terms stay, each with its listings: which file came first (a new file
+        # may sort before an old one) never drops a term that was valid before.
         by_name = {}
         for record in records:
             if not self._accepted(record, errors):
@@ -306,11 +308,11 @@ class DirectoryGenerator(Generator):
             if name in by_name:
                 errors.add(where, "duplicate %s name %r, also used by %s",
                            kind, name, by_name[name].source_path)
-                continue
             report_removed(where, record["removed"])
-            terms[slug] = by_name[name] = Term(
+            terms[slug] = Term(
                 url=url_pattern.format(slug=slug), save_as=save_as_pattern.format(slug=slug),
                 **fields)
+            by_name.setdefault(name, terms[slug])
             self.sort_keys[id(terms[slug])] = record["sort_key"]
         return terms
 
@@ -600,7 +602,9 @@ class DirectoryGenerator(Generator):
             template = self.get_template("directory/listing")
             # Its description and its JSON-LD's: made once (7 µs a page each time).
             summary_text = plain_text(listing.summary)
-            extra = {"listing": listing, "noindex": listing.status == "draft",
+            # A hidden listing is listed nowhere: no crawler indexes it either, and
+            # ``invoke validate`` tells its page from a leftover of a removed listing.
+            extra = {"listing": listing, "noindex": listing.status != "published",
                      "summary_text": summary_text,
                      "json_ld": listing_json_ld(listing, self.settings.get("SITEURL", ""),
                                                 summary_text)}
