@@ -10,8 +10,10 @@ folders those removals left empty. A file no build listed, put there by hand, is
 touched; a build that failed changes neither the list nor the files it names.
 """
 
+import itertools
 import json
 import logging
+import operator
 import os
 import stat
 
@@ -104,12 +106,19 @@ def retire_leftovers(files, writer, staticfiles=()):
     this build did not produce (``produced_files``), then record this build's files.
     The number of files removed."""
     produced = produced_files(files, writer, staticfiles)
-    leftovers = sorted(set(previous_record(files.root)) - produced)
+    previous = previous_record(files.root)
+    leftovers = [relpath for relpath in previous if relpath not in produced]
     removed = [target for relpath in leftovers if (target := _remove(files, relpath)) is not None]
     _remove_empty_folders(files.root, removed)
     if removed:
         logger.info("dalil: removed %d file(s) that the last build wrote and this one did not",
                     len(removed))
-    record = json.dumps({"format": RECORD_FORMAT, "files": sorted(produced)}, ensure_ascii=True)
-    write_if_changed(os.path.join(files.root, RECORD_NAME), record.encode("ascii"))
+    # Mostly the same files as the last build (an edit): the record stands as it is, and
+    # is neither sorted nor written again (30 ms at 10,000 listings). Same only if the
+    # last record was ours, sorted without a repeat.
+    if (leftovers or len(previous) != len(produced)
+            or not all(map(operator.lt, previous, itertools.islice(previous, 1, None)))):
+        record = json.dumps({"format": RECORD_FORMAT, "files": sorted(produced)},
+                            ensure_ascii=True)
+        write_if_changed(os.path.join(files.root, RECORD_NAME), record.encode("ascii"))
     return len(removed)
