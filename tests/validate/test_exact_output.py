@@ -40,8 +40,9 @@ def before_files():
 
 
 def after_files():
-    """``before_files`` with a listing, a category and its listing, and a news item gone,
-    a slug renamed and a listing that names an unknown city."""
+    """``before_files`` with a listing, a category and its listing, and a news item gone
+    (and so pages of the category and city they were in), a slug renamed and a listing
+    that names an unknown city."""
     files = before_files()
     for relpath in ("listings/friends-cafe.md", "categories/pharmacies.md",
                     "listings/atlas-pharmacy.md", "news/old-news.md"):
@@ -63,13 +64,15 @@ def rebuild(root, files, **settings):
 def builds(request, tmp_path_factory):
     """``(rebuilt, fresh)``: the site built from ``before_files``, given the hand files,
     then rebuilt from ``after_files``; and ``after_files`` built into a fresh folder."""
-    settings = CACHE if request.param == "cached" else {}
+    # One listing a page: a category that loses listings loses pages.
+    settings = {**(CACHE if request.param == "cached" else {}), "DALIL_DIRECTORY_PER_PAGE": 1}
     root = tmp_path_factory.mktemp(request.param)
     first = sb.build_site(root / "site", before_files(), **settings)
     assert first.returncode == 0, first.log
     assert {"directory/listing/friends-cafe/index.html", "directory/listing/zaytouna/contact.vcf",
             "directory/category/pharmacies/index.html", "news/old-news/index.html",
-            "directory/listing/corner-shop/index.html"} <= set(first.files())
+            "directory/listing/corner-shop/index.html",
+            "directory/category/restaurants/page/3/index.html"} <= set(first.files())
     for relpath, data in HAND_FILES.items():
         (first.output / relpath).write_bytes(data)
     rebuilt = rebuild(root / "site", after_files(), **settings)
@@ -99,7 +102,9 @@ def test_what_is_gone_is_gone(builds):
                  "directory/listing/zaytouna/index.html", "directory/listing/zaytouna/contact.vcf",
                  "directory/listing/corner-shop/index.html",
                  "directory/listing/corner-shop/contact.vcf",
-                 "directory/category/pharmacies/index.html", "news/old-news/index.html"):
+                 "directory/category/pharmacies/index.html", "news/old-news/index.html",
+                 "directory/category/restaurants/page/2/index.html",
+                 "directory/city/rabat/page/2/index.html"):
         assert gone not in files, gone
     assert "directory/listing/zaytouna-house/contact.vcf" in files
     exported = json.loads(rebuilt.read("directory/export.json"))
