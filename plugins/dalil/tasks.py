@@ -218,8 +218,9 @@ def publish(c):
     destination = f"{user}@{host}:{target}" if user else f"{host}:{target}"
     source = str(Path(settings["OUTPUT_PATH"])).rstrip("/") + "/"
     # The build's record of its files is not the site.
-    c.run(shlex.join(["rsync", "--delete", "--exclude", ".DS_Store", "--exclude", f"/{RECORD_NAME}",
-                      "-pthrvz", "-c", "-e", f"ssh -p {port}", source, destination]))
+    c.run(shlex.join(["rsync", "--delete", "--exclude", ".DS_Store",
+                      "--exclude", f"/{RECORD_NAME}", "-pthrvz", "-c", "-e", f"ssh -p {port}",
+                      source, destination]))
 
 
 @task

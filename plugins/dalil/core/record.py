@@ -38,11 +38,11 @@ def _relpaths(paths, root):
 def produced_files(files, writer, staticfiles=()):
     """The relpaths (``/``-separated) of every file this build produced: what ``files``
     (the build's ``OutputFiles``, its forked writers joined) wrote, kept or copied, what
-    Pelican's ``writer`` wrote or was told of (``DalilWriter.claim``), and the content's
-    static files (``staticfiles``, Pelican's ``Static`` objects)."""
+    Dalil's ``writer`` wrote, kept or was told of (``DalilWriter.written_paths``), and the
+    content's static files (``staticfiles``, Pelican's ``Static`` objects)."""
     produced = set(_relpaths(list(files.written), files.root))
     produced.update(_relpaths(list(files.copied), files.root))
-    produced.update(_relpaths(list(writer._written_files), writer.output_path))
+    produced.update(_relpaths(list(writer.written_paths()), writer.output_path))
     produced.update(static.save_as for static in staticfiles if static.save_as)
     if os.sep != "/":
         produced = {relpath.replace(os.sep, "/") for relpath in produced}
