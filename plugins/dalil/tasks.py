@@ -8,6 +8,7 @@ import os
 import shlex
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from invoke import Exit, task
@@ -36,20 +37,43 @@ def output_path(settings_file=CONFIG["settings_base"]):
     return Path(site_settings(settings_file)["OUTPUT_PATH"])
 
 
-def pelican_run(c, *arguments):
+def pelican_run(c, *arguments, env=None):
     """Run Pelican with ``--fatal errors``: a content error fails the build."""
     command = [sys.executable, "-m", "pelican", "--fatal", "errors", *arguments]
     # Pelican imports the same ``dalil`` as these tasks, installed or a source checkout.
     path = os.pathsep.join(filter(None, [str(PACKAGE.parent), os.environ.get("PYTHONPATH")]))
-    c.run(shlex.join(command), pty=False, env={"PYTHONPATH": path})
+    c.run(shlex.join(command), pty=False, env={**(env or {}), "PYTHONPATH": path})
+
+
+class BuildLoggedErrors(Exception):
+    """A build that logged an error, whether or not it stopped for it."""
 
 
 def staged_build(c, settings_file):
-    """Build into a staging folder that replaces the output folder only if the build succeeded."""
+    """Build into a staging folder that replaces the output folder only if the build
+    succeeded without logging an error; else stop with the errors it logged."""
+    from invoke.exceptions import UnexpectedExit
+
+    from dalil.core.errors import ERRORS_FILE_ENV
     from dalil.sitefiles.publishing import staged_output
 
-    with staged_output(output_path(settings_file)) as staging:
-        pelican_run(c, "-s", settings_file, "-o", str(staging))
+    output = output_path(settings_file)
+    with tempfile.TemporaryDirectory(prefix="dalil-build-") as folder:
+        errors_file = Path(folder) / "errors.log"
+        try:
+            with staged_output(output) as staging:
+                pelican_run(c, "-s", settings_file, "-o", str(staging),
+                            env={ERRORS_FILE_ENV: str(errors_file)})
+                if errors_file.exists() and errors_file.stat().st_size:
+                    raise BuildLoggedErrors
+        except (UnexpectedExit, BuildLoggedErrors) as failure:
+            errors = errors_file.read_text(encoding="utf-8").splitlines() \
+                if errors_file.exists() else []
+            stopped = (f"the build failed (exit status {failure.result.exited})"
+                       if isinstance(failure, UnexpectedExit) else "the build logged errors")
+            raise Exit("\n".join([
+                f"dalil: {stopped}: nothing is published, and {output} is as it was.",
+                *(f"  {line}" for line in errors)]), code=1) from None
 
 
 def required_setting(settings, name, example):
@@ -183,6 +207,8 @@ def livereload(c):
 @task
 def publish(c):
     """Build with the publishing settings and rsync the site to SSH_HOST:SSH_TARGET_DIR."""
+    from dalil.core.record import RECORD_NAME
+
     settings = site_settings(CONFIG["settings_publish"])
     host = required_setting(settings, "SSH_HOST", "example.org")
     target = required_setting(settings, "SSH_TARGET_DIR", "/var/www/dalil")
@@ -191,20 +217,25 @@ def publish(c):
     preview(c)
     destination = f"{user}@{host}:{target}" if user else f"{host}:{target}"
     source = str(Path(settings["OUTPUT_PATH"])).rstrip("/") + "/"
-    c.run(shlex.join(["rsync", "--delete", "--exclude", ".DS_Store", "-pthrvz", "-c",
-                      "-e", f"ssh -p {port}", source, destination]))
+    # The build's record of its files is not the site.
+    c.run(shlex.join(["rsync", "--delete", "--exclude", ".DS_Store",
+                      "--exclude", f"/{RECORD_NAME}", "-pthrvz", "-c", "-e", f"ssh -p {port}",
+                      source, destination]))
 
 
 @task
 def gh_pages(c):
     """Build with the publishing settings and push the site to GitHub Pages (ghp-import)."""
+    from dalil.sitefiles.publishing import without_record
+
     settings = site_settings(CONFIG["settings_publish"])
     branch = settings.get("GITHUB_PAGES_BRANCH") or "gh-pages"
     if shutil.which("ghp-import") is None:
         raise Exit("ghp-import is not installed: pip install ghp-import", code=2)
     preview(c)
-    c.run(shlex.join(["ghp-import", "-b", branch, "--no-jekyll", "-m", "Publish site",
-                      "-p", settings["OUTPUT_PATH"]]))
+    with without_record(settings["OUTPUT_PATH"]) as site:
+        c.run(shlex.join(["ghp-import", "-b", branch, "--no-jekyll", "-m", "Publish site",
+                          "-p", str(site)]))
 
 
 @task(help={"file": "an export.json or export.csv (ours, or shaped like it)",

@@ -20,6 +20,8 @@ from .fixture import (
     HOST_FILES, INTERFACE_FILES, fetch, fixture_files, free_port, process, single, wait_for_port,
 )
 
+RECORD = ".dalil-output-files.json"  # the build's record of its files
+
 CREDENTIALS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
                "AWS_DEFAULT_REGION": "us-east-1"}
 POLICY = header_policy({"SITEURL": sb.SITEURL})
@@ -102,8 +104,8 @@ def test_s3_upload_sets_types_and_uploads_only_changes(site, s3_endpoint, tmp_pa
     report = s3_sync(client, "site", output, POLICY)
     assert sorted(report.uploaded) == files and len(puts) == len(files) > 50
     assert bucket_keys(client, "site") == files
-    for name in HOST_FILES:
-        assert name not in files
+    for name in (*HOST_FILES, RECORD):
+        assert (output / name).is_file() and name not in files
     for relpath in files:
         head = client.head_object(Bucket="site", Key=relpath)
         assert head["ContentType"] == content_type(relpath), relpath
@@ -203,7 +205,9 @@ def test_invoke_publish_rsyncs_the_site(project, tmp_path):
     result = invoke(project, "publish",
                     env={"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"})
     assert result.returncode == 0, result.stdout + result.stderr
-    assert tree(target) == tree(project / "output")
+    published = tree(project / "output")
+    assert published.pop(RECORD)  # the build's record of its files is not published
+    assert tree(target) == published
     assert ".htaccess" in tree(target) and "nginx.conf.snippet" in tree(target)
 
 
@@ -221,7 +225,9 @@ def test_invoke_gh_pages_pushes_the_site(project, tmp_path):
         listed = subprocess.run(["git", "--git-dir", str(origin), "ls-tree", "-r", "--name-only",
                                  "gh-pages"], capture_output=True, text=True, check=True)
         names = set(listed.stdout.splitlines())
-        assert set(tree(project / "output")) | {".nojekyll"} == names
+        assert RECORD in tree(project / "output")
+        assert set(tree(project / "output")) - {RECORD} | {".nojekyll"} == names
+        assert not (project / ".output.publish").exists()
     finally:
         shutil.rmtree(project / ".git")
 
@@ -262,6 +268,7 @@ def test_invoke_serve_sends_interface_types(project):
         status, headers, body = fetch(port, "/directory/listing/no-such-listing/")
         assert status == 404 and body == (project / "output/404.html").read_bytes()
         assert fetch(port, "/nginx.conf.snippet")[0] == 404
+        assert fetch(port, f"/{RECORD}")[0] == 404
         assert fetch(port, "/directory")[0] == 301
         for path, page in FOLDER_PAGES.items():
             status, _, body = fetch(port, path)

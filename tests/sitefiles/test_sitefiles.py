@@ -149,6 +149,8 @@ def test_htaccess(site):
     for name in ("X-Content-Type-Options", "Content-Security-Policy"):
         assert re.search(rf'^  Header always set {name} "', text, re.M), name
     assert 'RedirectMatch 404 "^/(nginx\\.conf\\.snippet|_headers)$"' in text
+    # Dot files (the build's record of its files) but /.well-known/.
+    assert 'RedirectMatch 404 "/\\.(?!well-known/)"' in text
     sections = re.findall(r'<(FilesMatch|If) "([^"]+)">\n(.*?)</\1>', text, re.S)
     types = {match: re.findall(r'ForceType "([^"]+)"', body) for _, match, body in sections}
     assert types["(?i)\\.vcf$"] == ["text/vcard; charset=utf-8"]

@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 from invoke import Config, Context
-from invoke.exceptions import UnexpectedExit
+from invoke.exceptions import Exit
 
 from dalil import tasks
 from tests import sitebuilder as sb
@@ -51,7 +51,7 @@ def test_a_failed_staged_build_changes_nothing(site):
     output = site / "output"
     before = snapshot(output)
     assert "directory/listing/zaytouna/index.html" in before
-    with pytest.raises(UnexpectedExit):
+    with pytest.raises(Exit, match="nothing is published"):
         tasks.staged_build(context(), str(site / "pelicanconf.py"))
     assert snapshot(output) == before
     assert not any(path.name.startswith(".output.") for path in site.iterdir())

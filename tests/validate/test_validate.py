@@ -160,6 +160,26 @@ def test_vcard_without_crlf(site):
     assert "contact.vcf: lines do not all end with CRLF" in problems(site.validate())
 
 
+def test_a_leftover_listing_page_and_vcard(site):
+    """The page and vCard of a listing the exports do not hold (left by an earlier build)
+    fail; a hidden listing's page (noindex) and a draft's do not."""
+    assert (site.path / "directory/listing/secret-shop/index.html").is_file()
+    assert (site.path / "drafts/listing/future-bakery/index.html").is_file()
+    shutil.copytree(site.path / "directory/listing/zaytouna", site.path / "directory/listing/gone")
+    report = site.validate()
+    assert sorted(relpath for relpath, _ in report.problems) == [
+        "directory/listing/gone/contact.vcf", "directory/listing/gone/index.html"]
+    assert "the page of listing 'gone', which the exports do not hold" in problems(report)
+    assert "the vCard of listing 'gone', which the exports do not hold" in problems(report)
+
+
+def test_a_hidden_listing_page_without_noindex_is_a_leftover(site):
+    site.edit("directory/listing/secret-shop/index.html",
+              lambda text: text.replace('<meta name="robots" content="noindex">', ""))
+    report = site.validate()
+    assert [relpath for relpath, _ in report.problems] == ["directory/listing/secret-shop/index.html"]
+
+
 def test_output_of_a_plugin_in_plugins_must_exist(site):
     (site.path / "feed.json").unlink()
     (site.path / "build-info.json").unlink()

@@ -1,9 +1,15 @@
 """Content errors: each names its source file; the build stops cleanly, never with a traceback."""
 
 import logging
+import os
 import sys
 
 logger = logging.getLogger(__name__)
+
+# Set by the tasks that publish (``dalil.tasks.staged_build``): a file where the build
+# writes every error it logs, so that a build that logged one is never published, even
+# if something caught the exception with which ``--fatal errors`` stops the build.
+ERRORS_FILE_ENV = "DALIL_BUILD_ERRORS_FILE"
 
 
 class ContentErrors:
@@ -61,11 +67,25 @@ class _FatalWithoutTraceback(logging.Filter):
         return True
 
 
+class _ErrorsFile(logging.FileHandler):
+    """Writes each error the build logs to the file ``ERRORS_FILE_ENV`` names."""
+
+    def __init__(self, path):
+        super().__init__(path, mode="a", encoding="utf-8", delay=True)
+        self.setLevel(logging.ERROR)
+        self.setFormatter(logging.Formatter("%(message)s"))
+
+
 def install_log_filters():
     """Content errors reported by Pelican itself name their file and their reason, and
-    stop a fatal build without a traceback (idempotent)."""
+    stop a fatal build without a traceback; with ``ERRORS_FILE_ENV`` set, every error
+    logged goes to that file too (idempotent)."""
     for name, filter_class in (("pelican.generators", _ReasonFilter),
                                ("pelican", _FatalWithoutTraceback)):
         target = logging.getLogger(name)
         if not any(isinstance(existing, filter_class) for existing in target.filters):
             target.addFilter(filter_class())
+    errors_file = os.environ.get(ERRORS_FILE_ENV)
+    root = logging.getLogger()
+    if errors_file and not any(isinstance(handler, _ErrorsFile) for handler in root.handlers):
+        root.addHandler(_ErrorsFile(errors_file))

@@ -221,6 +221,7 @@ class OutputFiles:
         self.root = str(Path(output_path).resolve())
         self._root_prefix = self.root.rstrip(os.sep) + os.sep
         self.written = {}
+        self.copied = set()  # paths of the files copied as they are (note_copies)
         self.observer = observer
         self._settings = settings or {}
         self._memo = None  # relpath -> (key digest, size), loaded on first use
@@ -287,6 +288,11 @@ class OutputFiles:
             raise DuplicateOutput(f"{relpath} is written twice in one build")
         self.written[target] = False
         return target
+
+    def note_copies(self, targets):
+        """Note ``targets`` (absolute paths below the output folder) as files this build
+        produced by copying them (the theme's static files), for ``record``."""
+        self.copied.update(targets)
 
     def write(self, relpath, data):
         """Write ``data`` (str as UTF-8, or bytes) to ``relpath``; True if the bytes changed."""

@@ -11,16 +11,19 @@ import os
 import shutil
 import types
 
+from .output import output_files
+
 
 def _ignored(name, ignores):
     return any(fnmatch.fnmatch(name, pattern) for pattern in ignores)
 
 
 def copy_if_changed(source, destination, ignores=()):
-    """``pelican.utils.copy`` for a file or a folder, leaving identical files alone."""
+    """``pelican.utils.copy`` for a file or a folder, leaving identical files alone: the
+    paths of the copies, whether copied or left alone."""
     source, destination = os.path.abspath(source), os.path.abspath(destination)
     if _ignored(os.path.basename(source), ignores):
-        return
+        return []
     if os.path.isfile(source):
         pairs = [(source, destination)]
     elif os.path.isdir(source):
@@ -31,12 +34,13 @@ def copy_if_changed(source, destination, ignores=()):
             pairs += [(os.path.join(folder, name), os.path.join(target, name))
                       for name in names if not _ignored(name, ignores)]
     else:
-        return
+        return []
     for from_path, to_path in pairs:
         if os.path.isfile(to_path) and filecmp.cmp(from_path, to_path, shallow=False):
             continue
         os.makedirs(os.path.dirname(to_path), exist_ok=True)
         shutil.copyfile(from_path, to_path)
+    return [to_path for _, to_path in pairs]
 
 
 def _copy_paths(self, paths, source, destination, output_path, final_path=None):
@@ -48,8 +52,8 @@ def _copy_paths(self, paths, source, destination, output_path, final_path=None):
             destination_path = os.path.join(output_path, destination, final_path, tail)
         else:
             destination_path = os.path.join(output_path, destination, path)
-        copy_if_changed(source_path, destination_path.rstrip(os.sep),
-                        self.settings["IGNORE_FILES"])
+        output_files(self.context).note_copies(copy_if_changed(
+            source_path, destination_path.rstrip(os.sep), self.settings["IGNORE_FILES"]))
 
 
 def keep_unchanged_static(static_generator):

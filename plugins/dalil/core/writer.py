@@ -67,6 +67,10 @@ class DalilWriter(Writer):
                 f'Failed to overwrite "{path}" as Pelican has already written to it previously')
         self._written_files.add(path)
 
+    def written_paths(self):
+        """Every path this writer wrote, kept or was told of (``claim``), in this build."""
+        return self._written_files
+
     def claim_unchanged(self, paths):
         """``claim`` and ``record(path, False)`` for each of ``paths``, with set operations
         (100,000 pages kept in a rebuild)."""

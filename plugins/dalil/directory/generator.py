@@ -30,6 +30,7 @@ from dalil.core.output import OBSERVER_KEY, output_files, write_if_changed
 from dalil.core.pages import register_page
 from dalil.core.settings import BUILD_MEMORY_KEY
 from dalil.core.parallel import Pool, worker_count
+from dalil.core.record import retire_leftovers
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import plain_text, report_removed
 from dalil.core.urls import root_path
@@ -107,6 +108,7 @@ class DirectoryGenerator(Generator):
         self.sources_read = 0
         self.started = time.perf_counter()
         self.stats = {"rendered": 0, "skipped": 0, "changed": 0}
+        self.removed = 0  # files of the last build this one did not produce, removed
         # Bound to this build; the generator holds it, so blinker's weak reference lives.
         self._summary_receiver = self._print_summary
         signals.finalized.connect(self._summary_receiver)
@@ -290,7 +292,9 @@ class DirectoryGenerator(Generator):
     def _read_terms(self, kind, records, url_pattern, save_as_pattern, errors):
         terms = {}
         # Listings name their category and city by slug, but exports and people tell
-        # terms apart by name: two with one name would merge for them.
+        # terms apart by name: two with one name would merge for them. An error, but
+        # both terms stay, each with its listings: which file came first (a new file
+        # may sort before an old one) never drops a term that was valid before.
         by_name = {}
         for record in records:
             if not self._accepted(record, errors):
@@ -304,11 +308,11 @@ class DirectoryGenerator(Generator):
             if name in by_name:
                 errors.add(where, "duplicate %s name %r, also used by %s",
                            kind, name, by_name[name].source_path)
-                continue
             report_removed(where, record["removed"])
-            terms[slug] = by_name[name] = Term(
+            terms[slug] = Term(
                 url=url_pattern.format(slug=slug), save_as=save_as_pattern.format(slug=slug),
                 **fields)
+            by_name.setdefault(name, terms[slug])
             self.sort_keys[id(terms[slug])] = record["sort_key"]
         return terms
 
@@ -597,7 +601,9 @@ class DirectoryGenerator(Generator):
             template = self.get_template("directory/listing")
             # Its description and its JSON-LD's: made once (7 µs a page each time).
             summary_text = plain_text(listing.summary)
-            extra = {"listing": listing, "noindex": listing.status == "draft",
+            # A hidden listing is listed nowhere: no crawler indexes it either, and
+            # ``invoke validate`` tells its page from a leftover of a removed listing.
+            extra = {"listing": listing, "noindex": listing.status != "published",
                      "summary_text": summary_text,
                      "json_ld": listing_json_ld(listing, self.settings.get("SITEURL", ""),
                                                 summary_text)}
@@ -661,6 +667,9 @@ class DirectoryGenerator(Generator):
             files.save_memo()
         if isinstance(self.writer, DalilWriter):
             self.writer_counts = (self.writer.changed, self.writer.unchanged)
+            # Every writer joined: what the build produced is known, and only now.
+            self.removed = retire_leftovers(output_files(self.context), self.writer,
+                                            self.context.get("staticfiles", ()))
         print_summary(self, time.perf_counter() - self.started)
         leave_build_to_exit()
 

@@ -57,4 +57,5 @@ def print_summary(generator, seconds):
     console.print(
         f"dalil: {', '.join(parts)}; directory pages {stats['rendered']:,} rendered, "
         f"{stats['skipped']:,} unchanged and skipped; files {changed:,} written, "
-        f"{unchanged:,} unchanged; {seconds:.2f} s", markup=False, highlight=False)
+        f"{unchanged:,} unchanged, {generator.removed:,} removed; {seconds:.2f} s",
+        markup=False, highlight=False)

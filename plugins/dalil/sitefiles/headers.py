@@ -275,9 +275,11 @@ def htaccess(policy):
         "</IfModule>",
     ]
     hidden = "|".join(re.escape(name) for name in policy.hidden if not name.startswith(".ht"))
-    if hidden:
-        lines += ["<IfModule mod_alias.c>",
-                  f'  RedirectMatch 404 "^{re.escape(prefix)}/({hidden})$"', "</IfModule>"]
+    # Dot files (the build's record of its files, temporary files of an interrupted
+    # write) are not the site, as in the nginx snippet; httpd itself hides only .ht*.
+    lines += ["<IfModule mod_alias.c>",
+              *([f'  RedirectMatch 404 "^{re.escape(prefix)}/({hidden})$"'] if hidden else []),
+              '  RedirectMatch 404 "/\\.(?!well-known/)"', "</IfModule>"]
 
     def section(opening, closing, relpath, media_type):
         extra = {name: value for name, value in _without_type(relpath, policy).items()

@@ -13,6 +13,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dalil.core.record import RECORD_NAME
+
 from .headers import HeaderPolicy, is_hidden, response_headers
 
 
@@ -54,6 +56,29 @@ def replace_folder(new, live):
             os.rename(old, live)
         raise
     shutil.rmtree(old, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def without_record(output_path):
+    """Yield a folder beside ``output_path`` that holds its files but the build's record
+    of them (``RECORD_NAME``, never published), as hard links; removed after."""
+    output = Path(output_path).resolve()
+    copy = _sibling(output, "publish")
+    if copy.exists():
+        shutil.rmtree(copy)  # left by a publish that was killed
+
+    def link(source, target):
+        try:
+            os.link(source, target)
+        except OSError:  # a file system without hard links
+            shutil.copy2(source, target)
+
+    try:
+        shutil.copytree(output, copy, symlinks=True, copy_function=link,
+                        ignore=lambda folder, names: {RECORD_NAME} if Path(folder) == output else ())
+        yield copy
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
 
 
 # -- S3 -------------------------------------------------------------------------

@@ -7,8 +7,10 @@ import io
 import json
 import re
 import struct
+from urllib.parse import urlsplit
 
 import jsonschema
+import lxml.html
 import vobject
 from lxml import etree
 
@@ -273,9 +275,55 @@ def check_exports(site, outputs, report):
             records = None
     if csv_path and site.exists(csv_path):
         check_csv(site, csv_path, records, report)
+    check_unexported_listings(site, outputs, records, report)
     for data_key, schema_key in (("export_geojson", "export_geojson_schema"),
                                  ("datapackage", "datapackage_schema")):
         load_checked(site, outputs, data_key, schema_key, report)
+
+
+def _slug_pattern(save_as):
+    """A regular expression of the paths ``save_as`` (with one ``{slug}``) gives, the slug
+    its one group; None for another form."""
+    if save_as.count("{slug}") != 1 or save_as.count("{") != 1:
+        return None
+    head, _, tail = save_as.partition("{slug}")
+    return re.compile(re.escape(head) + r"([^/]+)" + re.escape(tail))
+
+
+def _is_noindex(site, relpath):
+    """True if the page asks crawlers not to index it (a hidden listing's page)."""
+    try:
+        document = lxml.html.document_fromstring(site.read_bytes(relpath))
+    except (etree.ParserError, ValueError):
+        return False
+    return any("noindex" in (meta.get("content") or "").lower()
+               for meta in document.xpath("//meta[@name='robots']"))
+
+
+def check_unexported_listings(site, outputs, records, report):
+    """Every listing page and vCard belongs to a listing of the JSON export, but the page of
+    a hidden listing (``noindex``, never exported): any other is a leftover of a listing
+    that is gone (removed, renamed, or skipped for an error) and must not be published."""
+    page_pattern = _slug_pattern(outputs.get("listing_page") or "")
+    card_pattern = _slug_pattern(outputs.get("vcard") or "")
+    if page_pattern is None or not isinstance(records, list):
+        return
+    exported = set()
+    for record in records:
+        url = record.get("url") if isinstance(record, dict) else None
+        path = urlsplit(url).path if isinstance(url, str) else ""
+        relpath = path[len(site.prefix):] if path.startswith(site.prefix) else ""
+        match = page_pattern.fullmatch(relpath + "index.html" if relpath.endswith("/") else relpath)
+        if match:
+            exported.add(match.group(1))
+    for relpath in sorted(site.files):
+        page, card = page_pattern.fullmatch(relpath), card_pattern and card_pattern.fullmatch(relpath)
+        if page and page.group(1) not in exported and not _is_noindex(site, relpath):
+            report.problem(relpath, "the page of listing %r, which the exports do not hold: left "
+                           "by an earlier build? (rebuild, or remove it)", page.group(1))
+        elif card and card.group(1) not in exported:
+            report.problem(relpath, "the vCard of listing %r, which the exports do not hold: "
+                           "left by an earlier build? (rebuild, or remove it)", card.group(1))
 
 
 def check_csv(site, relpath, records, report):

@@ -47,6 +47,8 @@ OUTPUTS = {
                           "datapackage_save_as", "directory/datapackage.json"),
     "datapackage_schema": Output("dalil.exports", "dalil.exports.settings:export_settings",
                                  "datapackage_schema_save_as", "schemas/datapackage.schema.json"),
+    "listing_page": Output("dalil.directory", "dalil.directory.settings:directory_settings",
+                           "listing_save_as", "directory/listing/{slug}/index.html"),
     "vcard": Output("dalil.exports", "dalil.exports.settings:export_settings",
                     "vcard_save_as", "directory/listing/{slug}/contact.vcf"),
     "rss": Output("dalil.feeds", "dalil.feeds.settings:feeds_settings",

@@ -5,6 +5,8 @@ import os
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
+from dalil.core.record import RECORD_NAME
+
 from . import checks, html
 from .features import OUTPUTS, enabled_outputs
 from .report import Report
@@ -28,6 +30,7 @@ class Site:
             relfolder = Path(folder).relative_to(self.root).as_posix()
             for name in names:
                 self.files.add(name if relfolder == "." else f"{relfolder}/{name}")
+        self.files.discard(RECORD_NAME)  # the build's list of its files: never published
 
     def exists(self, relpath):
         return relpath in self.files
