@@ -8,6 +8,7 @@ Dalil adds the rules up: a value naming a day in two rules is not converted. ``2
 holidays, months, weeks, ``off``, comments) is left for the operator.
 """
 
+import functools
 import re
 
 from dalil.directory.hours import parse_hours
@@ -15,6 +16,7 @@ from dalil.directory.hours import parse_hours
 _TIMES_ONLY = re.compile(r"[0-9]{2}:[0-9]{2}-[0-9]{2}:[0-9]{2}(?:,[0-9]{2}:[0-9]{2}-[0-9]{2}:[0-9]{2})*")
 
 
+@functools.lru_cache(maxsize=4096)  # shops of one chain share their hours
 def convert_hours(value):
     """Dalil's ``Hours`` text for the OpenStreetMap value, or ValueError saying why not."""
     text = " ".join(value.split())

@@ -8,6 +8,7 @@ found again by its ``Osm`` line, so its slug and file stay what they were.
 
 import hashlib
 import json
+import os
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -123,6 +124,8 @@ class _Importer:
             if key:
                 self.by_key.setdefault(key, source)
         self.taken = {source.slug for source in listings} | {source.path.stem for source in listings}
+        # Every file name in the folder, once: a slug is not given a file that exists.
+        self.file_names = set(os.listdir(self.listings_dir)) if self.listings_dir.is_dir() else set()
         self.state_path = self.site / STATE_FILE
         self.state = self._load_state()
         self.default_city = plain_text(city)
@@ -219,7 +222,7 @@ class _Importer:
         else:
             base = derive_slug(*title_slug_candidates) or derive_slug(planned.key)
             slug, number = base, 2
-            while slug in self.taken or (self.listings_dir / f"{slug}.md").exists():
+            while slug in self.taken or f"{slug}.md" in self.file_names:
                 slug, number = f"{base}-{number}", number + 1
             self.taken.add(slug)
             planned.slug, planned.path = slug, self.listings_dir / f"{slug}.md"
@@ -227,7 +230,7 @@ class _Importer:
         return True
 
     def relpath(self, path):
-        return Path(path).relative_to(self.site).as_posix()
+        return Path(os.path.relpath(path, self.site)).as_posix()
 
     def unedited(self, key, path):
         """True when the file at ``path`` has the bytes the last import wrote."""
