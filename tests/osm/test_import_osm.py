@@ -131,6 +131,8 @@ def test_the_imported_site_builds_and_credits_openstreetmap(helsinki):
     package = json.loads(built.read("directory/datapackage.json"))
     assert "ODbL-1.0" in [license.get("name") for license in package["licenses"]]
     assert package["sources"][0]["path"] == "https://www.openstreetmap.org/copyright"
+    open_data = lxml_html.fromstring(built.read("open-data/index.html")).text_content()
+    assert "ODbL" in open_data and "© OpenStreetMap contributors" in open_data
     export = json.loads(built.read("directory/export.json"))
     assert len(export) == len(imported(root)) + 1  # the quickstart's example cafe
 
