@@ -105,6 +105,7 @@ def parse_bbox(text):
 class _Importer:
     def __init__(self, site, mapping, city, report):
         self.site = Path(site).resolve()
+        self.site_prefix = os.path.join(os.fspath(self.site), "")
         config_file = self.site / "pelicanconf.py"
         if not config_file.is_file():
             raise ImportFailed(f"{self.site}: no pelicanconf.py (give the site's folder with --site)")
@@ -230,7 +231,13 @@ class _Importer:
         return True
 
     def relpath(self, path):
-        return Path(os.path.relpath(path, self.site)).as_posix()
+        """``path`` (below the site) relative to the site, with slashes."""
+        text = os.fspath(path)
+        if text.startswith(self.site_prefix):
+            text = text[len(self.site_prefix):]
+        else:  # a content folder outside the site's
+            text = os.path.relpath(text, self.site)
+        return text.replace(os.sep, "/")
 
     def unedited(self, key, path):
         """True when the file at ``path`` has the bytes the last import wrote."""
@@ -302,7 +309,7 @@ def import_osm(path, site=".", bbox=None, mapping=None, city="", dry_run=False,
             writes.append((target, markdown_source(metadata), None))
             report.new_terms.append(importer.relpath(target))
     for listing in planned:
-        text = markdown_source(listing.metadata)
+        text = markdown_source(listing.metadata, plain=True)
         relpath = importer.relpath(listing.path)
         if listing.key not in importer.by_key:
             writes.append((listing.path, text, listing.key))
