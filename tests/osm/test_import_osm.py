@@ -195,7 +195,7 @@ def test_a_newer_file_updates_unedited_listings_and_keeps_edited_ones(tmp_path):
         cafe(1, "مقهى الأول", "2025-01-01T00:00:00Z", phone="+212 537 999 001"),
         cafe(2, "مقهى الثاني", "2025-01-01T00:00:00Z", phone="+212 537 999 002")])))
     dry = import_osm(root, newer, "--dry-run")
-    assert dry.returncode == 0 and "nothing written" in dry.stdout
+    assert dry.returncode == 0 and dry.stdout.endswith("(dry run: nothing written)\n")
     assert imported(root)["node/1"]["Phone"] == "+212 537 000 001"
 
     result = import_osm(root, newer)
@@ -308,3 +308,30 @@ def test_opening_hours_that_mean_the_same_are_converted(value, expected):
 def test_other_opening_hours_are_not_converted(value):
     with pytest.raises(ValueError):
         convert_hours(value)
+
+
+def test_a_way_stands_at_a_point_inside_it(tmp_path):
+    """A U-shaped building: its centroid falls between its arms, outside it."""
+    from lxml import etree
+
+    ring = [(0, 0), (3, 0), (3, 3), (2, 3), (2, 1), (1, 1), (1, 3), (0, 3)]
+    document = etree.Element("osm", version="0.6")
+    for number, (x, y) in enumerate(ring, start=1):
+        etree.SubElement(document, "node", id=str(number), version="1",
+                         timestamp="2024-01-01T00:00:00Z", lat=str(34 + y / 1000),
+                         lon=str(-6.8 + x / 1000))
+    way = etree.SubElement(document, "way", id="10", version="1", timestamp="2024-02-01T00:00:00Z")
+    for number in [*range(1, len(ring) + 1), 1]:
+        etree.SubElement(way, "nd", ref=str(number))
+    for key, value in {"amenity": "restaurant", "name": "مطعم الحرف", "addr:city": "Rabat"}.items():
+        etree.SubElement(way, "tag", k=key, v=value)
+    source = tmp_path / "u.osm"
+    source.write_bytes(etree.tostring(document))
+    root = quickstart(tmp_path / "site")
+    assert import_osm(root, source).returncode == 0
+    listing = imported(root)["way/10"]
+    x = (float(listing["Longitude"]) + 6.8) * 1000
+    y = (float(listing["Latitude"]) - 34) * 1000
+    inside = 0 < x < 3 and 0 < y < 3 and (y < 1 or x < 1 or x > 2)
+    assert inside, (x, y)
+    assert listing["Modified"] == "2024-02-01T00:00:00Z"

@@ -51,7 +51,6 @@ class Report:
     dry_run: bool = False
 
     def lines(self):
-        verb = "would be" if self.dry_run else ""
         yield "Listings per category:"
         for slug, count in sorted(self.per_category.items()):
             yield f"  {slug}: {count}"
@@ -76,7 +75,7 @@ class Report:
         yield (f"{len(self.new)} new, {len(self.updated)} updated, {self.unchanged} unchanged, "
                f"{len(self.edited)} edited and kept, {len(self.gone)} gone from OpenStreetMap, "
                f"{total_skipped} skipped, {len(self.hours_not_converted)} opening hours not "
-               f"converted" + (f" ({verb} written: nothing written)" if self.dry_run else ""))
+               f"converted" + (" (dry run: nothing written)" if self.dry_run else ""))
 
 
 @dataclass
@@ -176,6 +175,9 @@ class _Importer:
             return "no addr:city (give a default with --city)"
         if len(city_name) > NAME_MAX_LENGTH or self.cities.find(city_name) is None \
                 and not derive_slug(city_name):
+            self.report.bad_values.append(
+                (obj.key, f"addr:city is longer than {NAME_MAX_LENGTH} characters, or no "
+                           "slug can be derived from it"))
             return "bad value"
         category_slug = self.categories.slug_for(
             category.name, category.name_en, category.name_fr,

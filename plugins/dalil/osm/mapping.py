@@ -38,9 +38,6 @@ class Mapping:
                 return values[value]
         return None
 
-    def has_mapped_key(self, tags):
-        return any(key in tags for key in self.categories)
-
 
 def _table(text, where):
     try:
