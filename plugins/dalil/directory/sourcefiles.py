@@ -34,8 +34,9 @@ class _SourceFile:
         self.metadata, self.source_path = metadata, source_path
 
 
-def read_sources(settings, folders):
-    """Every source file under ``folders``, with its names and slug (the build's rule)."""
+def read_sources(settings, folders, skip=None):
+    """Every source file under ``folders``, with its names and slug (the build's rule);
+    not those for which ``skip(path)`` is true (the caller knows them already)."""
     content = settings["PATH"]
     reader_settings = dict(settings, USE_FOLDER_AS_CATEGORY=False, DEFAULT_METADATA={},
                            DEFAULT_DATE=None, FILENAME_METADATA="", PATH_METADATA="")
@@ -47,6 +48,8 @@ def read_sources(settings, folders):
             continue
         for path in sorted(base.rglob("*")):
             if not path.is_file() or path.suffix.lstrip(".") not in readers.extensions:
+                continue
+            if skip is not None and skip(path):
                 continue
             try:
                 source = readers.read_file(content, str(path.relative_to(content)),

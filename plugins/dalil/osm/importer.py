@@ -21,8 +21,8 @@ from dalil.core.slugs import derive_slug
 from dalil.core.text import plain_text
 from dalil.directory import validate
 from dalil.directory.settings import directory_settings
-from dalil.directory.sourcefiles import (ImportFailed, Terms, markdown_source, read_sources,
-                                         write_atomically)
+from dalil.directory.sourcefiles import (ImportFailed, Source, Terms, markdown_source,
+                                         read_sources, write_atomically)
 
 from .hours import convert_hours
 from .reader import read_objects
@@ -117,17 +117,35 @@ class _Importer:
                                 content / self.config.category_paths[0], any_name=True)
         self.cities = Terms(read_sources(self.settings, self.config.city_paths),
                             content / self.config.city_paths[0], any_name=True)
-        listings = read_sources(self.settings, self.config.listing_paths)
+        self.state_path = self.site / STATE_FILE
+        self.state = self._load_state()
+        # A listing whose file is as the last import wrote it is known from the state:
+        # only the others are read with Pelican's readers (100,000 took 110 CPU-s).
+        self.digests = {}  # path -> digest of the file's bytes now
+        imported = {}
+        for key, entry in self.state.items():
+            if isinstance(entry, dict) and {"path", "digest", "slug"} <= entry.keys():
+                imported[self.site / entry["path"]] = key, entry
+
+        def as_imported(path):
+            known = imported.get(path)
+            if known is None:
+                return False
+            self.digests[path] = digest(path.read_bytes())
+            return self.digests[path] == known[1]["digest"]
+
+        listings = read_sources(self.settings, self.config.listing_paths, skip=as_imported)
+        listings += [Source(path, "", imported[path][1]["slug"], (),
+                            {"osm": imported[path][0]})
+                     for path in self.digests if self.digests[path] == imported[path][1]["digest"]]
         self.by_key = {}
-        for source in listings:
+        for source in sorted(listings, key=lambda source: source.path):
             key = plain_text(source.metadata.get("osm"))
             if key:
                 self.by_key.setdefault(key, source)
         self.taken = {source.slug for source in listings} | {source.path.stem for source in listings}
         # Every file name in the folder, once: a slug is not given a file that exists.
         self.file_names = set(os.listdir(self.listings_dir)) if self.listings_dir.is_dir() else set()
-        self.state_path = self.site / STATE_FILE
-        self.state = self._load_state()
         self.default_city = plain_text(city)
 
     def _load_state(self):
@@ -244,8 +262,11 @@ class _Importer:
     def unedited(self, key, path):
         """True when the file at ``path`` has the bytes the last import wrote."""
         known = self.state.get(key)
-        return known is not None and Path(path).is_file() and \
-            digest(Path(path).read_bytes()) == known.get("digest")
+        if known is None or not Path(path).is_file():
+            return False
+        if path not in self.digests:
+            self.digests[path] = digest(Path(path).read_bytes())
+        return self.digests[path] == known.get("digest")
 
     def save_state(self):
         text = json.dumps({"format": 1, "listings": dict(sorted(self.state.items()))},
@@ -304,22 +325,22 @@ def import_osm(path, site=".", bbox=None, mapping=None, city="", dry_run=False,
             planned.append(result)
             report.per_category[dict(result.metadata)["Category"]] += 1
 
-    writes = []  # (path, text, key)
+    writes = []  # (path, text, key, slug): key and slug None for a term's file
     for terms in (importer.categories, importer.cities):
         for slug, metadata in sorted(terms.new.items()):
             target = terms.folder / f"{slug}.md"
-            writes.append((target, markdown_source(metadata), None))
+            writes.append((target, markdown_source(metadata), None, None))
             report.new_terms.append(importer.relpath(target))
     for listing in planned:
         text = markdown_source(listing.metadata, plain=True)
         relpath = importer.relpath(listing.path)
         if listing.key not in importer.by_key:
-            writes.append((listing.path, text, listing.key))
+            writes.append((listing.path, text, listing.key, listing.slug))
             report.new.append(relpath)
         elif not importer.unedited(listing.key, listing.path):
             report.edited.append((listing.key, relpath))
         elif listing.path.read_text(encoding="utf-8") != text:
-            writes.append((listing.path, text, listing.key))
+            writes.append((listing.path, text, listing.key, listing.slug))
             report.updated.append(relpath)
         else:
             report.unchanged += 1
@@ -335,16 +356,16 @@ def import_osm(path, site=".", bbox=None, mapping=None, city="", dry_run=False,
             text = source.path.read_text(encoding="utf-8")
             hidden = _hidden(text)
             if hidden != text:
-                writes.append((source.path, hidden, key))
+                writes.append((source.path, hidden, key, source.slug))
                 report.hidden.append((key, relpath))
     if dry_run:
         return report
     importer.listings_dir.mkdir(parents=True, exist_ok=True)
-    for target, text, key in writes:
+    for target, text, key, slug in writes:
         target.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(target, text, overwrite=key in importer.by_key)
         if key is not None:
-            importer.state[key] = {"path": importer.relpath(target),
+            importer.state[key] = {"path": importer.relpath(target), "slug": slug,
                                    "digest": digest(text.encode("utf-8"))}
     importer.save_state()
     return report
