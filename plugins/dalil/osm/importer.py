@@ -25,6 +25,7 @@ from dalil.directory.sourcefiles import (ImportFailed, Source, Terms, markdown_s
                                          read_sources, write_atomically)
 
 from .hours import convert_hours
+from .mapping import load_mapping
 from .reader import read_objects
 
 STATE_FILE = "osm-import.json"
@@ -297,7 +298,9 @@ def _hidden(text):
 
 def import_osm(path, site=".", bbox=None, mapping=None, city="", dry_run=False,
                hide_gone=False, on_object=None):
-    """Import the OpenStreetMap file at ``path`` into the site in ``site``; a ``Report``."""
+    """Import the OpenStreetMap file at ``path`` into the site in ``site``; a ``Report``.
+    ``mapping``: a ``Mapping`` (default: the package's table)."""
+    mapping = mapping or load_mapping()
     path = Path(path)
     if not path.is_file():
         raise ImportFailed(f"{path}: no such file")
