@@ -137,6 +137,16 @@ def test_the_imported_site_builds_and_credits_openstreetmap(helsinki):
     assert len(export) == len(imported(root)) + 1  # the quickstart's example cafe
 
 
+def test_the_imported_site_passes_invoke_validate(helsinki):
+    """Links, the exports against their schemas (the data package with its ODbL), CSP."""
+    root, _, _ = helsinki
+    validated = subprocess.run(
+        [sys.executable, "-m", "invoke", "--search-root", str(sb.REPO), "validate"],
+        cwd=root, env=ENV, capture_output=True, text=True, timeout=600)
+    assert validated.returncode == 0, validated.stdout + validated.stderr
+    assert validated.stdout.strip().splitlines()[-1].startswith("validate: OK;")
+
+
 def test_a_site_without_imported_listings_keeps_its_data_package(tmp_path):
     built = build(quickstart(tmp_path / "site"))
     assert built.returncode == 0, built.log
