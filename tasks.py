@@ -25,6 +25,14 @@ def bench_exports(c, sizes="10000,100000"):
     main([int(size) for size in sizes.split(",")])
 
 
+@task(help={"pois": "comma-separated POI counts (default 100000)"})
+def bench_osm(c, pois="100000"):
+    """Time dalil-import-osm on a synthetic .osm.pbf, then the same file again."""
+    from benchmarks.osm import main
+
+    main([int(size) for size in pois.split(",")])
+
+
 @task(help={"listings": "comma-separated listing counts (default 10000,100000)",
             "peer": "also index the same listings with Pagefind and compare (default yes)",
             "json": "also write the figures to this JSON file"})

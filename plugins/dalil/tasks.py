@@ -13,7 +13,7 @@ from pathlib import Path
 
 from invoke import Exit, task
 
-__all__ = ["build", "clean", "gh_pages", "import_listings", "livereload", "preview", "publish",
+__all__ = ["build", "clean", "gh_pages", "import_listings", "import_osm", "livereload", "preview", "publish",
            "rebuild", "regenerate", "reserve", "s3_publish", "serve", "validate"]
 
 PACKAGE = Path(__file__).resolve().parent
@@ -254,6 +254,27 @@ def import_listings(c, file, force=False, settings=CONFIG["settings_base"]):
         print(f"import-listings: {line}")
     if report.skipped:
         raise Exit(code=1)
+
+
+@task(help={"file": "an OpenStreetMap file: .osm.pbf, .osm or .osm.bz2",
+            "site": "the site's folder, with pelicanconf.py (default: the current folder)",
+            "bbox": "only objects inside W,S,E,N (degrees)",
+            "map": "a TOML file of tags and categories that overrides or extends the default",
+            "city": "the city of objects without addr:city",
+            "dry_run": "print the report, write nothing",
+            "hide_gone": "mark listings no longer in the file Status: hidden"})
+def import_osm(c, file, site=".", bbox=None, map=None, city="", dry_run=False, hide_gone=False):
+    """Import listings (and missing categories and cities) from OpenStreetMap: dalil-import-osm."""
+    from dalil.osm.cli import run
+
+    arguments = [file, "--site", site, "--city", city]
+    arguments += ["--bbox", bbox] if bbox else []
+    arguments += ["--map", map] if map else []
+    arguments += ["--dry-run"] if dry_run else []
+    arguments += ["--hide-gone"] if hide_gone else []
+    status = run(arguments)
+    if status:
+        raise Exit(code=status)
 
 
 @task(help={"output": "the built site's folder (default: OUTPUT_PATH of the settings)",

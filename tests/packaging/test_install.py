@@ -80,13 +80,15 @@ def test_wheel_ships_the_package_and_no_tests_or_benchmarks(wheel):
     for expected in ("dalil/theme/templates/base.html", "dalil/theme/static/css/dalil.css",
                      "dalil/theme/static/js/search.js", "dalil/theme/static/icons/icon-512.png",
                      "dalil/directory/templates/directory/listing.html", "dalil/pwa/sw.js",
-                     "dalil/quickstart/site/content/pages/open-data.md", "dalil/tasks.py"):
+                     "dalil/quickstart/site/content/pages/open-data.md", "dalil/tasks.py",
+                     "dalil/osm/categories.toml"):
         assert expected in names, expected
     assert all(name.startswith(("dalil/", "dalil-")) for name in names), names
     assert not [name for name in names if "benchmark" in name or "/tests/" in name
                 or "__pycache__" in name]
     metadata = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt")))
     assert "dalil-quickstart = dalil.quickstart:main" in metadata.decode()
+    assert "dalil-import-osm = dalil.osm.cli:main" in metadata.decode()
 
 
 def test_quickstart_site_builds_without_warning_and_validates(installed, tmp_path):
@@ -106,6 +108,21 @@ def test_quickstart_site_builds_without_warning_and_validates(installed, tmp_pat
     settings = (site / "pelicanconf.py").read_text("utf-8")
     assert "SITENAME = 'دليل الحي'" in settings
     assert "'https://dalil-alhay.example'" in (site / "publishconf.py").read_text("utf-8")
+
+
+def test_installed_import_osm_reads_its_category_table(installed, tmp_path):
+    site = tmp_path / "osm-site"
+    run([str(installed / "bin" / "dalil-quickstart"), str(site), "--defaults"], cwd=tmp_path)
+    (tmp_path / "one.osm").write_text(
+        '<osm version="0.6"><node id="7" version="1" timestamp="2024-05-01T10:00:00Z" '
+        'lat="34.02" lon="-6.84"><tag k="amenity" v="pharmacy"/><tag k="name" v="صيدلية النور"/>'
+        '<tag k="addr:city" v="Rabat"/></node></osm>', encoding="utf-8")
+    run([str(installed / "bin" / "dalil-import-osm"), str(tmp_path / "one.osm"), "--site",
+         str(site)], cwd=tmp_path)
+    listing = (site / "content" / "listings" / "sydly-lnwr.md").read_text("utf-8")
+    assert "Category: pharmacies\n" in listing and "Osm: node/7\n" in listing
+    assert "City: rabat\n" in listing  # the scaffold's city, found by its English name
+    assert "Title: صيدليات\n" in (site / "content" / "categories" / "pharmacies.md").read_text("utf-8")
 
 
 def test_quickstart_refuses_to_overwrite_and_writes_nothing(installed, tmp_path):

@@ -85,6 +85,8 @@ class Listing:
     longitude: object = None
     hours: str = ""  # schema.org openingHours text
     opening_ranges: tuple = ()  # (day, opens, closes) from hours.parse_hours
+    # "node/{id}" or "way/{id}": imported from OpenStreetMap, so ODbL data.
+    osm: str = ""
     # ``date_modified`` as the reader made it (the page, its card, the exports and the
     # sitemap each show it: five dates formatted again for each listing); None: made here.
     date_modified_text: object = None
@@ -170,8 +172,9 @@ LISTING_FIELDS = tuple(item.name for item in fields(Listing) if item.init)
 # the source cache is made with these alone. Its HTML is loaded for its page
 # (``TEXT_NOT_LOADED`` until then), and its other fields when one is first read: a
 # one-listing rebuild at 100,000 listings reads them for a few hundred.
+# ``osm`` too: the data package names ODbL when any listing has one.
 CORE_FIELDS = ("slug", "name", "category", "city", "status", "date", "modified", "url", "save_as",
-               "image")
+               "image", "osm")
 PACKED_FIELDS = tuple(name for name in LISTING_FIELDS
                       if name not in CORE_FIELDS and name not in ("summary", "content"))
 _PACKED_NAMES = frozenset(PACKED_FIELDS)
@@ -185,7 +188,7 @@ def cached_listing(core, category, city, packed):
     listing = _new_listing(Listing)
     # In the order of CORE_FIELDS.
     (listing.slug, listing.name, _, _, listing.status, date, modified, listing.url,
-     listing.save_as, listing.image) = core
+     listing.save_as, listing.image, listing.osm) = core
     listing.category, listing.city = category, city
     listing.date = None if date is None else _from_iso(date)
     listing.modified = None if modified is None else _from_iso(modified)

@@ -59,7 +59,7 @@ _CORE_NAME = CORE_FIELDS.index("name")
 # Cleaned in the order a listing's problems are reported; each raises ValueError.
 _FIELD_RULES = (("phone", validate.clean_phone), ("email", validate.clean_email),
                 ("website", validate.clean_website), ("image", validate.clean_image),
-                ("status", validate.clean_status))
+                ("status", validate.clean_status), ("osm", validate.clean_osm))
 
 
 def record_slug(metadata, *name_candidates):

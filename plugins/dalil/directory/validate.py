@@ -73,6 +73,17 @@ def clean_image(value):
     return path
 
 
+_OSM_OBJECT = re.compile(r"(?:node|way)/[1-9][0-9]{0,18}")
+
+
+def clean_osm(value):
+    """The OpenStreetMap object a listing was imported from: ``node/{id}`` or ``way/{id}``."""
+    osm = plain_text(value)
+    if osm and not _OSM_OBJECT.fullmatch(osm):
+        raise ValueError(f"Osm {osm!r} is not an OpenStreetMap node/ID or way/ID")
+    return osm
+
+
 def clean_status(value):
     status = (value or "published").strip().lower()
     if status not in STATUSES:

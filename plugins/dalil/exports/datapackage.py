@@ -49,8 +49,17 @@ def _resource_path(siteurl, package_save_as, save_as):
     return relative if not relative.startswith("..") else absolute_url(siteurl, save_as)
 
 
-def data_package(config, siteurl, sitename, built_at):
-    """The package's JSON text, or ``""`` when no export it describes is written."""
+# Listings imported from OpenStreetMap (``Osm``) are ODbL data, credited to its contributors.
+ODBL_LICENSE = {"name": "ODbL-1.0", "title": "Open Data Commons Open Database License 1.0",
+                "path": "https://opendatacommons.org/licenses/odbl/1-0/"}
+OSM_SOURCE = {"title": "© OpenStreetMap contributors",
+              "path": "https://www.openstreetmap.org/copyright"}
+
+
+def data_package(config, siteurl, sitename, built_at, has_osm_data=False):
+    """The package's JSON text, or ``""`` when no export it describes is written.
+    ``has_osm_data``: some listings come from OpenStreetMap, so the package names ODbL
+    for them and credits OpenStreetMap as a source."""
     schema = table_schema(siteurl)
     resources = []
 
@@ -98,6 +107,11 @@ def data_package(config, siteurl, sitename, built_at):
                       "path": absolute_url(siteurl, config.license_url)}],
         "resources": resources,
     }
+    if has_osm_data:
+        package["licenses"].append(ODBL_LICENSE)
+        package["sources"] = [OSM_SOURCE]
+        package["description"] += (" Listings with an OpenStreetMap object (osm) are © "
+                                   "OpenStreetMap contributors, under the ODbL.")
     if siteurl.startswith(("http://", "https://")):
         package["id"] = absolute_url(siteurl, config.datapackage_save_as)
     return json.dumps(package, ensure_ascii=False, allow_nan=False, indent=2) + "\n"

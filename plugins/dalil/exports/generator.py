@@ -54,7 +54,9 @@ class ExportsGenerator(Generator):
             if save_as:
                 files.write(save_as, make_schema(siteurl, save_as))
                 count += 1
-        package = data_package(cfg, siteurl, self.settings.get("SITENAME", ""), build_time())
+        has_osm_data = any(listing.osm for listing in directory.listings)
+        package = data_package(cfg, siteurl, self.settings.get("SITENAME", ""), build_time(),
+                               has_osm_data)
         if cfg.datapackage_save_as and package:
             files.write(cfg.datapackage_save_as, package)
             count += 1

@@ -14,22 +14,20 @@ content already has that city, else from the export's layout
 
 import csv
 import datetime as dt
-import html
 import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from pelican.readers import Readers
-
 from dalil.core.dates import rfc3339, to_utc
-from dalil.core.output import replace_atomically
 from dalil.core.slugs import derive_slug, is_valid_slug
 from dalil.core.text import plain_text
 from dalil.directory import validate
 from dalil.directory.model import ADDRESS_SEPARATOR
 from dalil.directory.settings import directory_settings
+from dalil.directory.sourcefiles import (ImportFailed, Terms, markdown_source, read_sources,
+                                         write_atomically)
 
 from .records import FIELDS
 from .spreadsheet import unguard_cell
@@ -37,10 +35,6 @@ from .spreadsheet import unguard_cell
 _FIELD_BY_KEY = {name.lower(): name for name in FIELDS}
 _POSTAL_AND_CITY = re.compile(r"(?P<code>\S*[0-9]\S*) (?P<city>\S.*)")
 _COMMA = ADDRESS_SEPARATOR.strip()
-
-
-class ImportFailed(Exception):
-    """The file cannot be imported at all (unreadable, not an export)."""
 
 
 @dataclass
@@ -113,74 +107,6 @@ def read_records(path):
     return list(_read_json(path) if suffix == ".json" else _read_csv(path))
 
 
-# -- what the content already has --------------------------------------------
-
-@dataclass
-class _Source:
-    path: Path
-    title: str
-    slug: str
-
-
-class _SourceFile:
-    def __init__(self, content, metadata, settings, source_path, context):
-        self.metadata, self.source_path = metadata, source_path
-
-
-def _read_sources(settings, folders):
-    """Title and slug of every source file under ``folders`` (the build's rule for slugs)."""
-    content = settings["PATH"]
-    reader_settings = dict(settings, USE_FOLDER_AS_CATEGORY=False, DEFAULT_METADATA={},
-                           DEFAULT_DATE=None, FILENAME_METADATA="", PATH_METADATA="")
-    readers = Readers(reader_settings)
-    sources = []
-    for folder in folders:
-        base = Path(content, folder)
-        if not base.is_dir():
-            continue
-        for path in sorted(base.rglob("*")):
-            if not path.is_file() or path.suffix.lstrip(".") not in readers.extensions:
-                continue
-            try:
-                source = readers.read_file(content, str(path.relative_to(content)),
-                                           content_class=_SourceFile)
-            except Exception as error:  # a reader's own error: bad date, bad encoding, ...
-                raise ImportFailed(f"{path}: cannot be read: {error}") from None
-            meta = source.metadata
-            title = plain_text(meta.get("title"))
-            slug = str(meta.get("slug") or "").strip() or derive_slug(
-                plain_text(meta.get("name_en")), plain_text(meta.get("name_fr")), title)
-            sources.append(_Source(path, title, slug))
-    return sources
-
-
-class _Terms:
-    """Categories or cities by Arabic name; new ones are planned with a free slug."""
-
-    def __init__(self, sources, folder):
-        self.folder = folder
-        self.slug_by_name = {}
-        for source in sorted(sources, key=lambda source: source.slug):
-            self.slug_by_name.setdefault(source.title, source.slug)
-        self.taken = {source.slug for source in sources} | {source.path.stem for source in sources}
-        self.new = {}  # slug -> name
-
-    def slug_for(self, name):
-        """The slug of the term named ``name``, planning a new term if needed; None if none."""
-        if name in self.slug_by_name:
-            return self.slug_by_name[name]
-        base = derive_slug(name)
-        if not base:
-            return None
-        slug, number = base, 2
-        while slug in self.taken or (self.folder / f"{slug}.md").exists():
-            slug, number = f"{base}-{number}", number + 1
-        self.taken.add(slug)
-        self.slug_by_name[name] = slug
-        self.new[slug] = name
-        return slug
-
-
 # -- one row -----------------------------------------------------------------
 
 def split_address(address, city_names, default_country):
@@ -244,12 +170,12 @@ class _Importer:
         self.config = directory_settings(settings)
         content = Path(settings["PATH"])
         self.listings_dir = content / self.config.listing_paths[0]
-        self.categories = _Terms(_read_sources(settings, self.config.category_paths),
+        self.categories = Terms(read_sources(settings, self.config.category_paths),
                                  content / self.config.category_paths[0])
-        self.cities = _Terms(_read_sources(settings, self.config.city_paths),
+        self.cities = Terms(read_sources(settings, self.config.city_paths),
                              content / self.config.city_paths[0])
         self.existing = {}
-        for source in _read_sources(settings, self.config.listing_paths):
+        for source in read_sources(settings, self.config.listing_paths):
             self.existing.setdefault(source.slug, source.path)
         self.siteurl = settings.get("SITEURL", "").rstrip("/")
         self.content = content
@@ -323,25 +249,6 @@ class _Importer:
         return target
 
 
-def _metadata_value(value):
-    """One line that Dalil's ``plain_text`` reads back as ``value`` (entities, tags)."""
-    return value if plain_text(value) == value else html.escape(value, quote=False)
-
-
-def markdown_source(metadata, body=""):
-    """A Markdown source: one ``Key: value`` line per non-empty value, a blank line, the body."""
-    lines = [f"{key}: {_metadata_value(value)}" for key, value in metadata if value]
-    return "\n".join(lines) + "\n\n" + body
-
-
-def write_atomically(path, text, overwrite):
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    path = Path(path)
-    if path.exists() and not overwrite:
-        raise FileExistsError(f"{path} exists")
-    replace_atomically(str(path), text.encode("utf-8"))
-
-
 def import_listings(path, settings, force=False):
     """Import the export at ``path`` into ``settings["PATH"]``; returns an ``ImportReport``."""
     records = read_records(path)
@@ -356,9 +263,9 @@ def import_listings(path, settings, force=False):
         except ValueError as error:
             report.skipped.append((number, str(error)))
     for terms in (importer.categories, importer.cities):
-        for slug, name in sorted(terms.new.items()):
+        for slug, metadata in sorted(terms.new.items()):
             target = terms.folder / f"{slug}.md"
-            write_atomically(target, markdown_source([("Title", name), ("Slug", slug)]), False)
+            write_atomically(target, markdown_source(metadata), False)
             report.written.append(target)
     for listing in planned:
         write_atomically(listing.path, markdown_source(listing.metadata), force)

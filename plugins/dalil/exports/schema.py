@@ -152,7 +152,15 @@ def datapackage_schema(siteurl, schema_url):
             "licenses": {"type": "array", "minItems": 1, "items": {
                 "type": "object", "required": ["title", "path"],
                 "properties": {"title": string, "path": {
-                    **string, "description": "The page stating the terms (/open-data/)."}},
+                    **string, "description": "The page stating the terms (/open-data/); "
+                    "for listings imported from OpenStreetMap, the ODbL's text."},
+                    "name": {"const": "ODbL-1.0", "description":
+                             "The ODbL, named when some listings come from OpenStreetMap."}},
+            }},
+            "sources": {"type": "array", "description":
+                        "OpenStreetMap, when some listings were imported from it.", "items": {
+                "type": "object", "required": ["title", "path"],
+                "properties": {"title": string, "path": string},
             }},
             "resources": {"type": "array", "minItems": 1, "items": {
                 "type": "object",
