@@ -48,7 +48,7 @@ def files():
                                              Date="2026-11-01")
     files["pages/code.md"] = sb.metadata_file(
         "```\ncurl https://dalil.test/directory/export.json?" + "a=1&" * 60 + "\n```\n\n"
-        "| الملف | المسار |\n|---|---|\n| فهرس البحث | `/search-index.json` |\n\n"
+        "| الملف | المسار (Path) |\n|---|---|\n| فهرس البحث | `/search-index.json` |\n\n"
         "اطلب `/directory/export.csv` بـ `Accept-Encoding: br`.",
         Title="صفحة فيها شيفرة", Slug="code")
     return files

@@ -69,6 +69,23 @@ def test_code_reads_left_to_right_on_an_rtl_page(phone):
     page.close()
 
 
+def test_latin_words_in_brackets_read_left_to_right_in_arabic_text(phone):
+    page = phone("/code/")
+    # Where "(" and "P" of "(Path)" are drawn: the bracket before the word, on its left.
+    opening, letter = page.locator(".prose th").nth(1).evaluate("""e => {
+        const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+        for (let node; (node = walker.nextNode());) {
+            const at = node.data.indexOf("(Path)");
+            if (at < 0) continue;
+            const range = document.createRange(), x = i => {
+                range.setStart(node, i); range.setEnd(node, i + 1);
+                return range.getBoundingClientRect().x; };
+            return [x(at), x(at + 1)];
+        } }""")
+    assert opening < letter
+    page.close()
+
+
 def test_home_dates_stay_on_one_line(phone):
     page = phone("/")
     times = page.locator(".article-list time")
