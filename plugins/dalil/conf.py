@@ -46,12 +46,14 @@ SLUGIFY_SOURCE = "basename"
 # Every template escapes by default; HTML from Markdown is marked |safe where shown.
 JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": True}
 # Pelican's Markdown defaults, but aligned table columns get align="…", not style="…",
-# which a strict Content-Security-Policy blocks.
+# which a strict Content-Security-Policy blocks; bracketed Latin text in Arabic text is
+# set apart (dalil.core.bidi).
 MARKDOWN = {
     "extension_configs": {
         "markdown.extensions.codehilite": {"css_class": "highlight"},
         "markdown.extensions.extra": {"tables": {"use_align_attribute": True}},
         "markdown.extensions.meta": {},
+        "dalil.core.bidi": {},
     },
     "output_format": "html5",
 }

@@ -29,9 +29,10 @@ def vnu_errors(folder):
 
 
 @contextlib.contextmanager
-def browsing(browser, output, viewport=PHONE, saved=()):
+def browsing(browser, output, viewport=PHONE, saved=(), init_script=None):
     """A Chromium context where https://dalil.test/ is ``output``; ``saved``: slugs in the
-    saved list. Yields ``open_page(path)``; requests off the site are refused."""
+    saved list; ``init_script`` runs in each page before its own scripts. Yields
+    ``open_page(path)``; requests off the site are refused."""
     with serve(output) as local:
         context = browser.new_context(viewport=viewport, service_workers="block")
 
@@ -43,6 +44,8 @@ def browsing(browser, output, viewport=PHONE, saved=()):
         context.route("https://dalil.test/**", handle)
         context.route(lambda url: not url.startswith("https://dalil.test/"),
                       lambda route: route.abort())
+        if init_script:
+            context.add_init_script(init_script)
         if saved:
             context.add_init_script(f"localStorage.setItem({SAVED_KEY!r}, "
                                     f"{json.dumps(json.dumps(list(saved)))})")

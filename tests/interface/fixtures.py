@@ -47,6 +47,8 @@ def files():
     files["blog/tips.md"] = sb.metadata_file("نصائح.", Title="نصائح", Slug="tips",
                                              Date="2026-11-01")
     files["pages/code.md"] = sb.metadata_file(
-        "```\ncurl https://dalil.test/directory/export.json?" + "a=1&" * 60 + "\n```",
+        "```\ncurl https://dalil.test/directory/export.json?" + "a=1&" * 60 + "\n```\n\n"
+        "| الملف | المسار (Path) |\n|---|---|\n| فهرس البحث | `/search-index.json` |\n\n"
+        "اطلب `/directory/export.csv` بـ `Accept-Encoding: br`.",
         Title="صفحة فيها شيفرة", Slug="code")
     return files

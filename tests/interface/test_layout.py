@@ -51,6 +51,41 @@ def test_code_blocks_wrap_instead_of_scrolling(phone):
     page.close()
 
 
+# The x of a text's first and last characters, as drawn.
+CHARACTER_EDGES = """e => {
+    const text = e.firstChild, range = document.createRange(), x = i => {
+        range.setStart(text, i); range.setEnd(text, i + 1);
+        return range.getBoundingClientRect().x; };
+    return [x(0), x(text.length - 1)]; }"""
+
+
+def test_code_reads_left_to_right_on_an_rtl_page(phone):
+    page = phone("/code/")
+    codes = page.locator(".prose p code, .prose td code")
+    assert codes.count() == 3
+    for code in codes.all():
+        first, last = code.evaluate(CHARACTER_EDGES)
+        assert first < last, code.inner_text()  # "/search-index.json", not "search-index.json/"
+    page.close()
+
+
+def test_latin_words_in_brackets_read_left_to_right_in_arabic_text(phone):
+    page = phone("/code/")
+    # Where "(" and "P" of "(Path)" are drawn: the bracket before the word, on its left.
+    opening, letter = page.locator(".prose th").nth(1).evaluate("""e => {
+        const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+        for (let node; (node = walker.nextNode());) {
+            const at = node.data.indexOf("(Path)");
+            if (at < 0) continue;
+            const range = document.createRange(), x = i => {
+                range.setStart(node, i); range.setEnd(node, i + 1);
+                return range.getBoundingClientRect().x; };
+            return [x(at), x(at + 1)];
+        } }""")
+    assert opening < letter
+    page.close()
+
+
 def test_home_dates_stay_on_one_line(phone):
     page = phone("/")
     times = page.locator(".article-list time")

@@ -1112,7 +1112,8 @@ def _markdown_texts():
                      st.sampled_from(["*م*", "_م_", "**م**", "`م`", "<b>", "&amp;", "&", "[م](ب)",
                                       "![م](ب)", "<http://a.b>", "م  ", "1.", "١.", "-", "+", "#",
                                       ">", ":", "|", "---", "===", "~~~", "```", "*[م]: ب",
-                                      "[^1]", "{: #x}", "\\*", "    "]))
+                                      "[^1]", "{: #x}", "\\*", "    ", "(Content-Type)", "(a b)",
+                                      "(ab", "a)", "(م)", "(a م)"]))
     line = st.lists(word, min_size=1, max_size=6).map(" ".join)
     separator = st.sampled_from(["", "", " ", "  ", "\t"])
     body = st.lists(st.one_of(line, line, line, separator), max_size=8)
@@ -1136,9 +1137,14 @@ def _markdown_texts():
 @example(text="Title: x")
 @example(text="\nTitle: x\n\nب")
 @example(text="Key:\tv\n\nب")
+@example(text="الصيغة (Content-Type)\nو(RFC 9116) (م)")
 @hypothesis_settings(max_examples=1500, deadline=None, derandomize=True)
-def test_plain_paragraphs_are_what_markdown_makes_of_them(text):
-    lean = LeanMarkdownReader(settings())
+@pytest.mark.parametrize("markdown", ["pelican", "dalil"])
+def test_plain_paragraphs_are_what_markdown_makes_of_them(markdown, text):
+    from dalil import conf
+
+    lean = LeanMarkdownReader(settings() if markdown == "pelican" else read_settings(
+        None, override={"TIMEZONE": "UTC", "MARKDOWN": copy.deepcopy(conf.MARKDOWN)}))
     for kept, config in ((lean._document, lean.settings["MARKDOWN"]),
                          (lean._fields, {**lean.settings["MARKDOWN"], "extensions": [
                              ext for ext in lean.settings["MARKDOWN"]["extensions"]

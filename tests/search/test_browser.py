@@ -227,6 +227,24 @@ def test_no_match_says_so(open_page):
     assert page.locator("#search-results li").count() == 0
 
 
+def test_filters_alone_that_find_nothing_say_what_was_asked(open_page):
+    # No pharmacy in Casablanca: the filters are named, set apart (FSI … PDI); no
+    # spelling advice, as nothing was typed.
+    page = ready_search_page(open_page, "/search/?category=pharmacies&city=casablanca")
+    expect(page.locator("#search-status")).to_have_text(
+        "لا توجد أنشطة من فئة «\u2068صيدليات\u2069» في مدينة «\u2068الدار البيضاء\u2069».")
+    page.select_option("#facet-city", "")
+    page.select_option("#facet-category", "restaurants")
+    page.select_option("#facet-city", "rabat")
+    expect(page.locator("#search-status")).to_have_text(
+        "لا توجد أنشطة من فئة «\u2068مطاعم\u2069» في مدينة «\u2068الرباط\u2069».")
+    search(page, "qwxz")
+    expect(page.locator("#search-status")).to_have_text(
+        "لا توجد نتائج لـ «qwxz» مع عوامل التصفية المختارة. تحقّق من الإملاء أو أزِل أحد "
+        "عوامل التصفية.")
+    assert page.locator("#search-results li").count() == 0
+
+
 def test_index_that_fails_to_load_is_reported(open_page):
     page = open_page("/search/?q=" + quote("مطعم"), block={"/search/prepared-index.json"})
     expect(page.locator("#live-search")).to_have_attribute("data-ready", "error")

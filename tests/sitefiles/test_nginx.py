@@ -47,6 +47,13 @@ def nginx_conf(prefix, root, port):
         """)
 
 
+def nginx_test(prefix, conf):
+    """``nginx -t`` on ``conf``: its return code and every line it printed."""
+    test = subprocess.run([NGINX, "-t", "-p", str(prefix), "-c", str(conf), "-e",
+                           str(prefix / "error.log")], capture_output=True, text=True)
+    return test.returncode, (test.stdout + test.stderr).splitlines()
+
+
 @pytest.fixture(scope="module")
 def nginx(site, tmp_path_factory):
     """nginx in the foreground, one process, on a free loopback port; yields the port."""
@@ -54,9 +61,8 @@ def nginx(site, tmp_path_factory):
     port = free_port()
     conf = prefix / "nginx.conf"
     conf.write_text(nginx_conf(prefix, site.output, port), encoding="utf-8")
-    test = subprocess.run([NGINX, "-t", "-p", str(prefix), "-c", str(conf), "-e",
-                           str(prefix / "error.log")], capture_output=True, text=True)
-    assert test.returncode == 0, test.stderr
+    returncode, output = nginx_test(prefix, conf)
+    assert returncode == 0, output
     process = subprocess.Popen([NGINX, "-p", str(prefix), "-c", str(conf), "-e",
                                 str(prefix / "error.log")],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -71,6 +77,15 @@ def nginx(site, tmp_path_factory):
 @pytest.fixture(scope="module")
 def policy():
     return header_policy({"SITEURL": sb.SITEURL})
+
+
+def test_nginx_takes_the_snippet_without_a_warning(site, tmp_path):
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(nginx_conf(tmp_path, site.output, free_port()), encoding="utf-8")
+    returncode, output = nginx_test(tmp_path, conf)
+    assert returncode == 0
+    assert output == [f"nginx: the configuration file {conf} syntax is ok",
+                      f"nginx: configuration file {conf} test is successful"]
 
 
 def test_interface_files(nginx, site):
@@ -132,8 +147,9 @@ def test_every_file_with_its_headers(nginx, site, policy):
     served = 0
     for relpath in site.files():
         status, headers, body = fetch(nginx, "/" + relpath)
-        if is_hidden(relpath, policy) or relpath.endswith(".br"):
-            assert status == 404, relpath  # .br copies are sent for their file's URL only
+        if is_hidden(relpath, policy) or relpath.endswith((".br", ".gz")):
+            # Precompressed copies are sent for their file's URL only.
+            assert status == 404 and body == site.read("404.html", "rb"), relpath
             continue
         assert status == 200 and body == site.read(relpath, "rb"), relpath
         for name, value in response_headers(relpath, policy).items():

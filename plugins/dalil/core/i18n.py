@@ -161,7 +161,8 @@ def remembered_gettext(gettext, translated, catalog):
 def install_interface(generator):
     """``generator_init``: gettext, ``interface_lang``/``interface_dir``, the URL of the
     scripts' messages (``script_messages_url``, below SITEURL), ``content_attrs`` (the
-    ``lang`` and ``dir`` of content text when the interface is in another language) and
+    ``lang`` and ``dir`` of content text when the interface is in another language),
+    ``name_attrs`` (those of an element holding one name: ``dir="auto"`` always) and
     the ``number``, ``day`` and ``weekday`` filters in ``generator``'s Jinja environment."""
     cfg = interface_settings(generator.settings)
     env = generator.env
@@ -179,9 +180,12 @@ def install_interface(generator):
     content_lang = generator.settings.get("DEFAULT_LANG") or cfg.lang
     content_attrs = Markup(' lang="{}" dir="auto"').format(content_lang) \
         if content_lang != cfg.lang else Markup("")
+    # A name (listing, term, article, page) is set apart with its own direction, whatever
+    # the interface's: "Dalil Pro." is not drawn ".Dalil Pro" on an RTL page.
+    name_attrs = content_attrs or Markup(' dir="auto"')
     env.globals.update(interface_lang=cfg.lang, interface_dir=cfg.dir,
                        script_messages_url=script_messages_save_as(generator.settings),
-                       content_attrs=content_attrs)
+                       content_attrs=content_attrs, name_attrs=name_attrs)
     # Babel takes 20 µs a number, and pages show the same few (counts, page numbers).
     env.filters["number"] = functools.lru_cache(maxsize=4096, typed=True)(
         lambda value: format_number(value, cfg.lang))

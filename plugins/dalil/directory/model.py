@@ -38,6 +38,17 @@ class TextNotLoaded:
 TEXT_NOT_LOADED = TextNotLoaded()
 
 
+def alternate_names(item, shown):
+    """``[(lang, name)]``: the English and French names of a listing or term, each once and
+    without ``shown`` (the name the page already shows): "Casablanca", not "Casablanca ·
+    Casablanca", when both are the same."""
+    names = []
+    for lang, name in (("en", item.name_en), ("fr", item.name_fr)):
+        if name and name != shown and all(name != other for _, other in names):
+            names.append((lang, name))
+    return names
+
+
 @dataclass(eq=False)
 class Term:
     """A category or a city (``kind``); ``listings`` holds its published listings."""
@@ -56,6 +67,8 @@ class Term:
     listings: list = field(default_factory=list)
     # A category's search keywords (singulars, broken plurals, synonyms, other languages).
     keywords: tuple = ()
+
+    alternate_names = alternate_names
 
 
 @dataclass(eq=False, slots=True)  # no attribute dict for each of 10,000 listings
@@ -103,6 +116,8 @@ class Listing:
             setattr(self, field_name, value)
         self.packed = None
         return getattr(self, name)
+
+    alternate_names = alternate_names
 
     @property
     def has_coordinates(self):

@@ -31,13 +31,17 @@ from markdown.preprocessors import NormalizeWhitespace
 from pelican.readers import DUPLICATES_DEFINITIONS_ALLOWED, MarkdownReader, _filter_discardable_metadata
 from pelican.utils import SafeDatetime, get_date, pelican_open
 
+from dalil.core.bidi import isolate_in_text
+
 META_EXTENSION = "markdown.extensions.meta"
 logger = logging.getLogger(__name__)
 # Kept as text: the directory reads them as plain strings.
 _TEXT_FIELDS = {"category", "author", "authors", "tags"}
-# Extensions that leave plain paragraphs as they are (Pelican's and Dalil's defaults).
-# Another one (smarty, nl2br, toc, ...) might not: everything then goes through Markdown.
-_PLAIN_SAFE_EXTENSIONS = {f"markdown.extensions.{name}" for name in ("codehilite", "extra", "meta")}
+# Extensions that leave plain paragraphs as they are (Pelican's and Dalil's defaults;
+# dalil.core.bidi's work on them is done here too). Another one (smarty, nl2br, toc, ...)
+# might not: everything then goes through Markdown.
+_PLAIN_SAFE_EXTENSIONS = {*(f"markdown.extensions.{name}" for name in ("codehilite", "extra", "meta")),
+                          "dalil.core.bidi"}
 # Naive ISO 8601 dates, which dateutil reads as ``fromisoformat`` does (aware ones get
 # dateutil's own tzinfo classes from Pelican, which format differently).
 _NAIVE_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?")
@@ -184,18 +188,19 @@ def plain_paragraphs(markdown, text):
     """What ``markdown.convert(text)`` gives if ``text``, after its metadata header
     (read by ``markdown``'s own preprocessors), is only plain paragraphs; else None."""
     lines = _preprocessed_lines(markdown, text)
+    isolate = isolate_in_text if "dalil_bidi" in markdown.treeprocessors else str
     paragraphs, paragraph = [], []
     for line in lines:
         if not line:
             if paragraph:
-                paragraphs.append("<p>" + "\n".join(paragraph) + "</p>")
+                paragraphs.append("<p>" + isolate("\n".join(paragraph)) + "</p>")
                 paragraph = []
         elif _PLAIN_LINE.fullmatch(line):
             paragraph.append(line)
         else:
             return None
     if paragraph:
-        paragraphs.append("<p>" + "\n".join(paragraph) + "</p>")
+        paragraphs.append("<p>" + isolate("\n".join(paragraph)) + "</p>")
     return "\n".join(paragraphs)
 
 

@@ -136,8 +136,10 @@ def _bare(media_type):
 
 
 def _charset_types():
+    """The text types besides text/html, which nginx always includes (naming it warns)."""
     types = (*EXTENSION_TYPES.values(), *PATH_TYPES.values(), *SUFFIX_TYPES.values())
-    return sorted({_bare(media_type) for media_type in types if "charset=utf-8" in media_type})
+    return sorted({_bare(media_type) for media_type in types
+                   if "charset=utf-8" in media_type} - {"text/html"})
 
 
 def _nginx_location(match, headers, media_type=None, extra=()):
@@ -205,6 +207,10 @@ def nginx_snippet(policy):
                    "Vary": "Accept-Encoding"}
         lines += _nginx_location(f'~* "\\{ext}\\.br$"', headers, EXTENSION_TYPES[ext],
                                  extra=("internal;", "gzip off;"))
+    # gzip_static sends file.gz for its file's URL without looking it up as a location,
+    # so the copy's own URL answers 404, as file.br's does.
+    exts = "|".join(ext[1:] for ext in PRECOMPRESSED_EXTENSIONS)
+    lines += [f'location ~* "\\.({exts})\\.gz$" {{ return 404; }}']
     return "\n".join(lines) + "\n"
 
 

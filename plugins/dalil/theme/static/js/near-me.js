@@ -45,6 +45,7 @@
         var link = document.createElement('a');
         link.href = data.base + item.entry.url;
         link.textContent = item.entry.n;
+        link.dir = 'auto';  // a name keeps its own direction on a page of the other
         li.appendChild(link);
         if (item.km !== null) {
           var span = document.createElement('span');

@@ -75,11 +75,17 @@
           li.appendChild(element('img', { src: image, alt: '', width: '96', height: '60', loading: 'lazy' }));
         }
         var title = element('h2');
-        title.appendChild(element('a', { href: sitePath(entry.url) }, entry.n));
+        // Names and the address keep their own direction, each set apart (dir="auto").
+        title.appendChild(element('a', { href: sitePath(entry.url), dir: 'auto' }, entry.n));
         body.appendChild(title);
-        var meta = [entry.c, entry.a].filter(Boolean).join(' · ');
-        if (meta) {
-          body.appendChild(element('p', { 'class': 'meta' }, meta));
+        var parts = [entry.c, entry.a].filter(Boolean);
+        if (parts.length) {
+          var meta = element('p', { 'class': 'meta' });
+          parts.forEach(function (part, index) {
+            if (index) meta.appendChild(document.createTextNode(' · '));
+            meta.appendChild(element('span', { dir: 'auto' }, part));
+          });
+          body.appendChild(meta);
         }
       } else {
         body.appendChild(element('h2', {}, dalilText('A listing no longer in the directory')));
@@ -88,7 +94,7 @@
       li.appendChild(body);
       if (removable) {
         var remove = element('button', { type: 'button', 'class': 'secondary', 'data-remove': slug }, dalilText('Remove'));
-        remove.appendChild(element('span', { 'class': 'visually-hidden' }, ' ' + (entry ? entry.n : slug)));
+        remove.appendChild(element('span', { 'class': 'visually-hidden', dir: 'auto' }, ' ' + (entry ? entry.n : slug)));
         li.appendChild(remove);
       }
       return li;
@@ -197,9 +203,10 @@
       } else if (!value) {
         td.appendChild(element('span', { 'class': 'meta' }, '—'));
       } else if (href) {
-        td.appendChild(element('a', ltr ? { href: href, dir: 'ltr' } : { href: href }, value));
+        td.appendChild(element('a', { href: href, dir: ltr ? 'ltr' : 'auto' }, value));
       } else {
         td.textContent = value;
+        td.dir = 'auto';
       }
       row.appendChild(td);
     }
@@ -213,7 +220,7 @@
       top.appendChild(element('td'));
       selection.forEach(function (slug) {
         var th = element('th', { scope: 'col' });
-        th.appendChild(element('a', { href: sitePath(listings[slug].url) }, listings[slug].n));
+        th.appendChild(element('a', { href: sitePath(listings[slug].url), dir: 'auto' }, listings[slug].n));
         top.appendChild(th);
       });
       var rows = [
@@ -278,7 +285,7 @@
         });
         update();
       });
-      li.append(box, element('label', { 'for': id }, listings[slug].n));
+      li.append(box, element('label', { 'for': id, dir: 'auto' }, listings[slug].n));
       options.appendChild(li);
     });
     choices.hidden = slugs.length < 2;

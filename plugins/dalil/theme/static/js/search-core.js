@@ -851,8 +851,10 @@
     var name = element(headingTag || "span", "result-name", entry.n);
     name.dir = "auto";
     body.appendChild(name);
+    var shown = [entry.n];  // each name once: n_fr is often n_en ("Casablanca")
     [["n_en", "en"], ["n_fr", "fr"]].forEach(function (pair) {
-      if (entry[pair[0]] && entry[pair[0]] !== entry.n) {
+      if (entry[pair[0]] && shown.indexOf(entry[pair[0]]) === -1) {
+        shown.push(entry[pair[0]]);
         var alt = element("span", "result-alt", entry[pair[0]]);
         alt.lang = pair[1];
         alt.dir = "ltr";
@@ -861,8 +863,9 @@
     });
     var meta = element("span", "result-meta");
     meta.appendChild(element("span", "result-type type-" + entry.t, TYPE_LABELS[entry.t] || entry.t));
-    if (entry.c) meta.appendChild(element("span", "result-category", entry.c));
-    if (entry.a) meta.appendChild(element("span", "result-address", entry.a));
+    // A category's name and an address keep their own direction, set apart from each other.
+    if (entry.c) meta.appendChild(element("span", "result-category", entry.c)).dir = "auto";
+    if (entry.a) meta.appendChild(element("span", "result-address", entry.a)).dir = "auto";
     body.appendChild(meta);
     link.appendChild(body);
     return link;

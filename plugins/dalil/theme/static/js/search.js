@@ -62,6 +62,31 @@
     });
   }
 
+  /* The chosen option's name of a filter, set apart (FSI … PDI) so that a Latin name
+     keeps its order inside the sentence; "" when the filter is not chosen. */
+  function chosenName(facet) {
+    var select = facets.filter(function (item) { return item.dataset.facet === facet; })[0];
+    var option = select && select.value ? select.options[select.selectedIndex] : null;
+    return option ? "\u2068" + option.dataset.name + "\u2069" : "";
+  }
+
+  /* Says what was asked that found nothing: spelling advice only for typed words. */
+  function emptyMessage(query) {
+    var category = chosenName("category");
+    var city = chosenName("city");
+    if (query && (category || city)) {
+      return dalilText("No results for “%(query)s” with the chosen filters. Check the spelling or remove a filter.", { query: query });
+    }
+    if (query) {
+      return dalilText("No results for “%(query)s”. Check the spelling or try another word.", { query: query });
+    }
+    if (category && city) {
+      return dalilText("No listings in the category “%(category)s” in the city “%(city)s”.", { category: category, city: city });
+    }
+    if (category) return dalilText("No listings in the category “%(category)s”.", { category: category });
+    return dalilText("No listings in the city “%(city)s”.", { city: city });
+  }
+
   function render(result) {
     var started = performance.now();
     // A result still shown keeps its node: no new layout of its card, no image reload.
@@ -86,7 +111,7 @@
     if (!result.query && !filtered) {
       setStatus(dalilText("Type the name of a business, a category or a city to see results."));
     } else if (!result.total) {
-      setStatus(dalilText("No results for “%(query)s”. Check the spelling or try another word.", { query: raw.trim() }), "empty");
+      setStatus(emptyMessage(result.query ? raw.trim() : ""), "empty");
     } else if (result.total > result.items.length) {
       setStatus(dalilText("Results: %(total)s. The first %(shown)s are shown.", { total: result.total, shown: result.items.length }));
     } else {
