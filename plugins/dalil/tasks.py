@@ -13,8 +13,8 @@ from pathlib import Path
 
 from invoke import Exit, task
 
-__all__ = ["build", "clean", "gh_pages", "import_listings", "import_osm", "livereload", "preview", "publish",
-           "rebuild", "regenerate", "reserve", "s3_publish", "serve", "validate"]
+__all__ = ["build", "clean", "gh_pages", "import_listings", "import_osm", "livereload", "preview",
+           "publish", "rebuild", "regenerate", "reserve", "s3_publish", "serve", "validate"]
 
 PACKAGE = Path(__file__).resolve().parent
 
