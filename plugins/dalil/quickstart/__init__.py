@@ -9,7 +9,6 @@ contact and open-data pages. It never overwrites a file: if any exists, it write
 """
 
 import argparse
-import datetime as dt
 import re
 import sys
 import zoneinfo
@@ -19,6 +18,7 @@ from string import Template
 from urllib.parse import urlsplit
 
 from dalil import __version__
+from dalil.core.dates import build_time
 from dalil.core.output import replace_atomically
 
 SKELETON = files("dalil.quickstart") / "site"
@@ -174,7 +174,10 @@ def skeleton_files(answers, today):
 
 def write_site(directory, answers, today=None):
     """Write the site into ``directory``; refuse, writing nothing, if a file exists."""
-    today = today or dt.date.today().isoformat()
+    # The build's date in the site's zone (SOURCE_DATE_EPOCH when set): the first build
+    # publishes the welcome news, never waiting for its date (WITH_FUTURE_DATES is off).
+    zone = zoneinfo.ZoneInfo(answers["timezone"])
+    today = today or build_time().astimezone(zone).date().isoformat()
     site = skeleton_files(answers, today)
     existing = [relpath for relpath, _ in site if (directory / relpath).exists()]
     if existing:
