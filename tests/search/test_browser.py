@@ -127,6 +127,31 @@ def test_typing_finds_the_listing(open_page):
     expect(page.locator("#search-status")).to_contain_text("عدد النتائج: 1.")
 
 
+PHONES = [  # typed, the listings it must find: the fixture's +212 522-26 45 19 (zaytouna),
+    # 0537-778452 (amal-pharmacy) and 00212 537 40 10 10 (brothers-cafe)
+    ("0537-778452", ["amal-pharmacy"]),
+    ("778 452", ["amal-pharmacy"]),
+    ("+212 537 77", ["amal-pharmacy"]),             # a country code for the trunk 0
+    ("0522 26", ["zaytouna"]),                       # and the other way round
+    ("٥٢٢٢٦٤", ["zaytouna"]),  # Arabic-Indic digits
+    ("+212 537", ["amal-pharmacy", "brothers-cafe"]),
+    ("0537 40 10", ["brothers-cafe"]),
+    ("40 10 10", ["brothers-cafe"]),
+    ("(0537) 77-84.52", ["amal-pharmacy"]),
+    ("537", []),                                     # fewer than four digits
+    ("0537 99", []),
+]
+
+
+def test_phone_fragments_find_their_listings(open_page):
+    page = ready_search_page(open_page)
+    found = {}
+    for query, _ in PHONES:
+        search(page, query)
+        found[query] = sorted(result_slugs(page))
+    assert found == {query: slugs for query, slugs in PHONES}
+
+
 def test_pages_run_under_the_strict_csp(open_page):
     page = ready_search_page(open_page)
     # The guard works: an inline style attribute is reported as a violation.

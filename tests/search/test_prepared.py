@@ -20,7 +20,7 @@ PREPARED = "search/prepared-index.json"
 SCHEMA = "schemas/search-prepared-index.schema.json"
 # Hostile names must survive the split on the space as they are.
 HOSTILE_NAME = ("=HYPERLINK(\"http://x\")  <img src=x onerror=alert(1)> \u202eفندق\u200f "
-                "مطعم\u00a0الأطلس " + "ب" * 300)
+                "مطعم\u00a0الأطلس " + "ب" * 150)  # within DALIL_DIRECTORY_MAX_NAME_LENGTH
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +63,7 @@ def decode(prepared):
     text_tokens = iter(numbers(prepared["text_tokens"]))
     urls, images = dict(prepared["url_exceptions"]), dict(prepared["img_exceptions"])
     slugs = prepared["slug"].split(" ") if prepared["slug"] else []
+    phones = prepared["phone"].split(" ")
     follows = numbers(prepared["img"])
     keywords = dict(prepared["keywords"])
     texts = [{field: " ".join(tokens[next(text_tokens)] for _ in range(next(lengths)))
@@ -71,14 +72,14 @@ def decode(prepared):
                     if prepared["types"][of_type] == kind] for kind in ("category", "location")}
     categories = [terms["category"][n - 1] if n else -1 for n in numbers(prepared["category"])]
     cities = [terms["location"][n - 1] if n else -1 for n in numbers(prepared["city"])]
-    assert len(slugs) == len(follows) == len(categories) == len(cities) == len(types)
+    assert len(slugs) == len(phones) == len(follows) == len(categories) == len(cities) == len(types)
     entries = []
     for number, (kind, slug) in enumerate(zip(types, slugs)):
         category, city = categories[number], cities[number]
         entry = {"t": prepared["types"][kind], "s": slug, "n": texts[number]["n"],
                  "n_en": texts[number]["n_en"], "n_fr": texts[number]["n_fr"],
                  "c": texts[category]["n"] if category >= 0 else None,
-                 "a": texts[number]["a"],
+                 "a": texts[number]["a"], "p": phones[number],
                  "img": images.get(number) or (prepared["img_patterns"][kind].replace(
                      "{slug}", slug) if follows[number] else None),
                  "cs": slugs[category] if category >= 0 else None,
@@ -107,7 +108,7 @@ def test_it_decodes_to_the_search_index(published):
     assert decode(prepared) == without_coordinates(index)
     hostile = next(entry for entry in decode(prepared) if entry["s"] == "hostile")
     assert hostile["n"] == next(entry["n"] for entry in index if entry["s"] == "hostile")
-    assert "ب" * 300 in hostile["n"] and "\u200f" in hostile["n"] and "=HYPERLINK" in hostile["n"]
+    assert "ب" * 150 in hostile["n"] and "\u200f" in hostile["n"] and "=HYPERLINK" in hostile["n"]
 
 
 def test_tokens_are_unique_the_most_frequent_first_and_hold_no_space(published):
@@ -192,6 +193,8 @@ def test_images_off_the_pattern_are_exceptions():
     {"category": "#\\#"},
     {"url_exceptions": [[0, "directory/x/"]]},
     {"tokens": ["a", "a"]},
+    {"phone": "0522-998713"},
+    {"phone": ["0522998713"]},
     {"extra": 1},
 ])
 def test_schema_rejects_a_broken_prepared_index(published, change):

@@ -127,6 +127,8 @@ def prepared_index(entries):
         "city": encode_numbers(term_number.get(("location", entry.get("ls")), 0)
                                for entry in entries),
         "img": encode_numbers(img_follows),
+        # Like slug: the phones (p) hold no space; an entry without one has "".
+        "phone": " ".join(entry.get("p", "") for entry in entries),
         "url_exceptions": url_exceptions,
         "img_patterns": img_patterns,
         "img_exceptions": img_exceptions,

@@ -14,6 +14,7 @@ TEXT = r"^[^\s\x00-\x1f\x7f-\x9f](?:[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f
 ROOT_PATH = r"^/(?!/)"
 # prepared.encode_numbers: numbers of base-32 digits, the last one in #-B, the others in
 # ]-| (no leading zero).
+PHONE = r"^\+?[0-9]+$"
 NUMBERS = r"^(?:(?:[\^-|][\]-|]*)?[#-B])*$"
 
 
@@ -51,6 +52,9 @@ def search_index_schema(siteurl, save_as):
                     "n_fr": {**text, "description": "French name"},
                     "c": {**text, "description": "category name (listings)"},
                     "a": {**text, "description": "address: street and city (listings)"},
+                    "p": {"type": "string", "pattern": PHONE,
+                          "description": "phone (listings): its digits, after a + when "
+                                         "written in international form (+ or 00)"},
                     "img": {**path, "description": "image path (listings)"},
                     "ll": {
                         "type": "array", "minItems": 2, "maxItems": 2,
@@ -72,7 +76,7 @@ def search_index_schema(siteurl, save_as):
                 "allOf": [
                     {"if": {"properties": {"t": {"const": "listing"}}},
                      "then": {"required": ["c", "cs", "ls"]},
-                     "else": {"properties": {"c": False, "a": False, "img": False,
+                     "else": {"properties": {"c": False, "a": False, "p": False, "img": False,
                                              "cs": False, "ls": False, "ll": False}}},
                     {"if": {"properties": {"t": {"const": "category"}}},
                      "else": {"properties": {"k": False}}},
@@ -108,7 +112,7 @@ def prepared_index_schema(siteurl, save_as):
         "type": "object",
         "required": ["format", "types", "url_patterns", "text_fields", "tokens", "type",
                      "slug", "text_lengths", "text_tokens", "category", "city", "img",
-                     "url_exceptions", "img_patterns", "img_exceptions", "keywords"],
+                     "phone", "url_exceptions", "img_patterns", "img_exceptions", "keywords"],
         "additionalProperties": False,
         "properties": {
             "format": {"const": FORMAT, "description": "name and version of this format"},
@@ -145,6 +149,9 @@ def prepared_index_schema(siteurl, save_as):
                                               "is its type's img_patterns with its slug, 0 "
                                               "otherwise (no image, or one of "
                                               "img_exceptions)"},
+            "phone": {"type": "string", "pattern": r"^(\+?[0-9]+)?( (\+?[0-9]+)?)*$",
+                      "description": "the entries' phones (p, \"\" for an entry without "
+                                     "one), joined by one space"},
             "img_patterns": {
                 "type": "array", "minItems": len(TYPES), "maxItems": len(TYPES),
                 "items": {"type": "string"},

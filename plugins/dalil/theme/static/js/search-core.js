@@ -141,6 +141,35 @@
     return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
   }
 
+  // A query of digits and phone punctuation only, four digits or more, is also a phone.
+  var PHONE_QUERY = /^\+?[0-9 ().\/-]+$/, PHONE_MIN_DIGITS = 4, COUNTRY_CODE_MAX = 3;
+
+  /* The phone a query may be: { digits, international } (international: typed after
+     + or 00, which are not digits of it), or null. */
+  function phoneQuery(raw) {
+    var text = String(raw || "").replace(/[\u0660-\u0669\u06f0-\u06f9]/g, fold).trim();
+    if (!PHONE_QUERY.test(text)) return null;
+    var digits = text.replace(/[^0-9]/g, "");
+    var international = text.charAt(0) === "+" || digits.startsWith("00");
+    if (international && text.charAt(0) !== "+") digits = digits.slice(2);
+    return digits.length >= PHONE_MIN_DIGITS ? { digits: digits, international: international } : null;
+  }
+
+  /* Whether a listing's phone (the index's p: digits, after + when international)
+     holds the typed one. A country code (1 to 3 digits) typed stands for the trunk 0 of
+     a phone written nationally, and the other way round. */
+  function phoneMatches(phone, typed) {
+    var international = phone.charAt(0) === "+", digits = international ? phone.slice(1) : phone;
+    if (digits.indexOf(typed.digits) >= 0) return true;
+    for (var code = 1; code <= COUNTRY_CODE_MAX; code++) {
+      if (typed.international && !international && digits.charAt(0) === "0" &&
+          typed.digits.length - code >= 3 && digits.startsWith(typed.digits.slice(code), 1)) return true;
+      if (!typed.international && international && typed.digits.charAt(0) === "0" &&
+          digits.startsWith(typed.digits.slice(1), code)) return true;
+    }
+    return false;
+  }
+
   var TYPES = ["listing", "category", "location", "news", "blog", "page"];
   var PREPARED_FORMAT = "dalil-search-prepared/1";
   // An entry's texts in a prepared index, in prepared.py's order (TEXT_FIELDS).
@@ -183,6 +212,7 @@
   function decodeColumns(data) {
     var type = decodeNumbers(data.type);
     return { tokens: data.tokens, type: type, slug: data.slug, img: decodeNumbers(data.img),
+             phone: data.phone,
              url_patterns: data.url_patterns, url_exceptions: data.url_exceptions,
              img_patterns: data.img_patterns, img_exceptions: data.img_exceptions,
              keywords: data.keywords,
@@ -204,6 +234,7 @@
                     slug: entries.map(function (entry) { return entry.s; }).join(" "),
                     category: new Int32Array(count), city: new Int32Array(count),
                     img: new Int32Array(count), url_exceptions: [], img_exceptions: [],
+                    phone: entries.map(function (entry) { return entry.p || ""; }).join(" "),
                     keywords: [] };
     function ids(text) {
       if (!text) return [];
@@ -407,7 +438,7 @@
     return {
       prepared: true,
       count: count, tokens: data.tokens, slugs: data.slug, slugStart: slugStart(data.slug, count),
-      type: type, img: data.img, imgPatterns: data.img_patterns,
+      type: type, img: data.img, imgPatterns: data.img_patterns, phones: data.phone,
       imgExceptions: data.img_exceptions,
       urlPatterns: data.url_patterns, urlExceptions: data.url_exceptions,
       tokenCount: tokenCount, tokenWordStart: tokenWordStart, tokenWords: tokenWords,
@@ -531,6 +562,16 @@
     var categoryCounts = new Int32Array(count), cityCounts = new Int32Array(count);
     var nameStart = index.nameStart, nameWords = index.nameWords;
     var headPool = new Uint8Array(index.words.length);
+    var phones = null, phoneHits = new Uint8Array(count);  // phones: split on the first phone query
+
+    /* Marks the entries whose phone holds the typed one, in marks and phoneHits. */
+    function markPhones(typed) {
+      if (!phones) phones = index.phones.split(" ");
+      phoneHits.fill(0);
+      for (var e = 0; e < count; e++) {
+        if (phones[e] && phoneMatches(phones[e], typed)) marks[e] = phoneHits[e] = 1;
+      }
+    }
 
     /* The flags of the tokens of an entry's fields [from, to). */
     function fieldFlags(entry, from, to, flags) {
@@ -768,12 +809,13 @@
       if (!query && !filtered) {
         return { query: query, total: 0, items: [], facets: facets, ms: performance.now() - started };
       }
-      var q = null;
+      var q = null, phone = phoneQuery(rawQuery);
       if (query) {
         q = compile(query);
         // The word with the fewest candidates is likely the longest one.
         var pivot = q.words.reduce(function (a, b) { return b.word.length > a.word.length ? b : a; });
         markCandidates(pivot, q.single);
+        if (phone) markPhones(phone);
       } else {
         marks.fill(1);
       }
@@ -785,7 +827,7 @@
       // allow (1 + nameBound, 0: not kept), and the pass in name order ranks an entry only
       // while that rank could still be shown. Name order reads memory out of order: it
       // reads one byte per entry.
-      var oneWord = q !== null && q.words.length === 1;
+      var oneWord = q !== null && q.words.length === 1 && !phone;
       for (var e = 0; oneWord && e < count; e++) {
         bounds[e] = marks[e] && keeps(e, category, city, filtered, true) ? nameBound(e, q) + 1 : 0;
         if (bounds[e]) total++;
@@ -796,6 +838,8 @@
         var isListing = index.type[entry] === 0;
         if (!q && !isListing) continue;
         var score = q ? rank(entry, q) : RANK_EXACT;
+        // A phone holding the typed digits counts as a word of the name.
+        if (phone && phoneHits[entry]) score = score < 0 ? RANK_NAME : Math.min(score, RANK_NAME);
         if (score < 0 || !keeps(entry, category, city, filtered, !oneWord)) continue;
         if (!oneWord) total++;
         if (score >= cut || buckets[score].length >= limit) continue;
