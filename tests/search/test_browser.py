@@ -252,6 +252,20 @@ def test_no_match_says_so(open_page):
     assert page.locator("#search-results li").count() == 0
 
 
+def test_when_nothing_holds_every_word_the_closest_matches_are_shown_and_said(open_page):
+    page = search(ready_search_page(open_page), "مطعم الزيتونة qwxz")
+    expect(page.locator("#search-status")).to_have_text(
+        "لا نتيجة فيها كل كلمات «مطعم الزيتونة qwxz». أقرب النتائج:")
+    assert result_slugs(page)[:1] == ["zaytouna"]  # two words of three, in its name
+    # One word of two: every entry holding it; the facets count them.
+    page = search(page, "صيدلية qwxz")
+    expect(page.locator("#search-status")).to_contain_text("أقرب النتائج")
+    assert "amal-pharmacy" in result_slugs(page)
+    expect(page.locator("#search-facets option[value=rabat]")).to_contain_text("(1)")
+    page = search(page, "مطعم الزيتونة")  # every word found: no such message
+    expect(page.locator("#search-status")).to_have_text("عدد النتائج: 1.")
+
+
 def test_filters_alone_that_find_nothing_say_what_was_asked(open_page):
     # No pharmacy in Casablanca: the filters are named, set apart (FSI … PDI); no
     # spelling advice, as nothing was typed.

@@ -711,9 +711,9 @@
     }
 
     /* Marks the entries that may match the word: through a flagged token, or as a
-       listing of a flagged category or city. */
-    function markCandidates(word, single) {
-      marks.fill(0);
+       listing of a flagged category or city; ``adding`` keeps the marks already made. */
+    function markCandidates(word, single, adding) {
+      if (!adding) marks.fill(0);
       var postings = single ? [index.namePostings] : [index.namePostings, index.otherPostings];
       for (var t = 0; t < index.tokenCount; t++) {
         if (!word.flags[t]) continue;
@@ -788,6 +788,42 @@
       return heads;
     }
 
+    /* When no entry holds every word of a query of several, the entries that hold the
+       most of them, each ranked by the words it holds, into ``buckets``; their count.
+       The facets count them. */
+    function closestMatches(q, category, city, filtered, buckets, limit) {
+      marks.fill(0);
+      q.words.forEach(function (word) { markCandidates(word, q.single, true); });
+      var most = 1, kept = [];
+      for (var k = 0; k < count; k++) {
+        var entry = index.order[k];
+        if (!marks[entry] || !keeps(entry, category, city, filtered, false)) continue;
+        var held = 0, worst = RANK_NAME, typo = false;
+        for (var w = 0; w < q.words.length; w++) {
+          var found = where(entry, q.words[w], EXACT, q.single);
+          if (found < 0 && q.words[w].typos.length) {
+            found = where(entry, q.words[w], TYPO, q.single);
+            if (found >= 0) typo = true;
+          }
+          if (found < 0) continue;
+          held++;
+          if (found > worst) worst = found;
+        }
+        if (held < most) continue;
+        if (held > most) {
+          most = held;
+          kept = [];
+        }
+        if (typo) worst += RANK_TYPO;
+        kept.push(entry, index.type[entry] < CONTENT_TYPE ? worst : worst + RANK_CONTENT);
+      }
+      for (var at = 0; at < kept.length; at += 2) {
+        keeps(kept[at], category, city, filtered, true);
+        if (buckets[kept[at + 1]].length < limit) buckets[kept[at + 1]].push(kept[at]);
+      }
+      return kept.length / 2;
+    }
+
     function termIndex(type, slug) {
       if (!slug) return -1;
       var at = positions.get(type + "/" + slug);
@@ -807,7 +843,8 @@
       var filtered = category !== -1 || city !== -1;
       var facets = { category: {}, city: {} };
       if (!query && !filtered) {
-        return { query: query, total: 0, items: [], facets: facets, ms: performance.now() - started };
+        return { query: query, total: 0, items: [], facets: facets, closest: false,
+                 ms: performance.now() - started };
       }
       var q = null, phone = phoneQuery(rawQuery);
       if (query) {
@@ -846,6 +883,12 @@
         buckets[score].push(entry);
         if (oneWord) cut = unshownRank(buckets, limit);
       }
+      // Nothing holds every word: the entries that hold the most, said so (closest).
+      var closest = false;
+      if (q !== null && total === 0 && q.words.length > 1) {
+        total = closestMatches(q, category, city, filtered, buckets, limit);
+        closest = total > 0;
+      }
       index.terms.category.forEach(function (term) {
         if (categoryCounts[term]) facets.category[slug(term)] = categoryCounts[term];
         categoryCounts[term] = 0;
@@ -859,7 +902,7 @@
         var bucket = buckets[b];
         for (var j = 0; j < bucket.length && items.length < limit; j++) items.push(entryAt(bucket[j]));
       }
-      return { query: query, total: total, items: items, facets: facets,
+      return { query: query, total: total, items: items, facets: facets, closest: closest,
                ms: performance.now() - started };
     }
 

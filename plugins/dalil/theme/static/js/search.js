@@ -112,6 +112,8 @@
       setStatus(dalilText("Type the name of a business, a category or a city to see results."));
     } else if (!result.total) {
       setStatus(emptyMessage(result.query ? raw.trim() : ""), "empty");
+    } else if (result.closest) {
+      setStatus(dalilText("No result holds every word of “%(query)s”. The closest matches:", { query: raw.trim() }), "closest");
     } else if (result.total > result.items.length) {
       setStatus(dalilText("Results: %(total)s. The first %(shown)s are shown.", { total: result.total, shown: result.items.length }));
     } else {
