@@ -58,6 +58,7 @@ BOTH_FORMATS = """async ([queries, filters]) => {
   const full = DalilSearch.createSearcher(await DalilSearch.loadIndex('/search-index.json'));
   const prepared = DalilSearch.createSearcher(
     await DalilSearch.loadIndex('/search/prepared-index.json'));
+  prepared.setPhones((await (await fetch('/search/phones.json')).json()).phone);
   const answers = [];
   for (const query of queries) for (const filter of filters) for (const limit of [3, 500]) {
     const pair = [full, prepared].map(searcher => {
@@ -80,7 +81,8 @@ def answers(chromium_browser, sample):
     return answers
 
 
-BOTH_QUERIES = [query for _, query, _ in QUERIES] + ["م", "ال", "a", "r", "ف", ""]
+BOTH_QUERIES = [query for _, query, _ in QUERIES] + ["م", "ال", "a", "r", "ف", "",
+                                                    "0522-998713", "+212 537", "0537 2"]
 BOTH_FILTERS = [{}, {"category": "restaurants"}, {"city": "rabat"}, {"category": "nothing"}]
 
 

@@ -21,6 +21,7 @@ from collections import Counter
 from .index import TYPES
 
 FORMAT = "dalil-search-prepared/1"
+PHONES_FORMAT = "dalil-search-phones/1"
 # The texts of an entry, in this order: each entry has one length per field.
 TEXT_FIELDS = ("n", "n_en", "n_fr", "a")
 SLUG_FIELD = "{slug}"
@@ -127,13 +128,18 @@ def prepared_index(entries):
         "city": encode_numbers(term_number.get(("location", entry.get("ls")), 0)
                                for entry in entries),
         "img": encode_numbers(img_follows),
-        # Like slug: the phones (p) hold no space; an entry without one has "".
-        "phone": " ".join(entry.get("p", "") for entry in entries),
         "url_exceptions": url_exceptions,
         "img_patterns": img_patterns,
         "img_exceptions": img_exceptions,
         "keywords": keywords,
     }
+
+
+def prepared_phones(entries):
+    """The phones (p) of the prepared index's entries, in its order: a file of its own,
+    fetched once the first results are shown (phone digits hardly compress)."""
+    # Like slug: a phone holds no space; an entry without one has "".
+    return {"format": PHONES_FORMAT, "phone": " ".join(entry.get("p", "") for entry in entries)}
 
 
 def _texts(entry):

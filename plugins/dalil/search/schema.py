@@ -6,7 +6,7 @@ import json
 from dalil.core.urls import absolute_url
 
 from .index import TYPES
-from .prepared import FORMAT, TEXT_FIELDS
+from .prepared import FORMAT, PHONES_FORMAT, TEXT_FIELDS
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 # Plain text on one line: no leading or trailing space, no line breaks or control characters.
@@ -112,7 +112,7 @@ def prepared_index_schema(siteurl, save_as):
         "type": "object",
         "required": ["format", "types", "url_patterns", "text_fields", "tokens", "type",
                      "slug", "text_lengths", "text_tokens", "category", "city", "img",
-                     "phone", "url_exceptions", "img_patterns", "img_exceptions", "keywords"],
+                     "url_exceptions", "img_patterns", "img_exceptions", "keywords"],
         "additionalProperties": False,
         "properties": {
             "format": {"const": FORMAT, "description": "name and version of this format"},
@@ -149,9 +149,6 @@ def prepared_index_schema(siteurl, save_as):
                                               "is its type's img_patterns with its slug, 0 "
                                               "otherwise (no image, or one of "
                                               "img_exceptions)"},
-            "phone": {"type": "string", "pattern": r"^(\+?[0-9]+)?( (\+?[0-9]+)?)*$",
-                      "description": "the entries' phones (p, \"\" for an entry without "
-                                     "one), joined by one space"},
             "img_patterns": {
                 "type": "array", "minItems": len(TYPES), "maxItems": len(TYPES),
                 "items": {"type": "string"},
@@ -166,6 +163,25 @@ def prepared_index_schema(siteurl, save_as):
             "keywords": pairs(count, {"type": "array", "items": token_ids},
                               "[category entry position, its keywords (k), each as token "
                               "numbers]"),
+        },
+    })
+
+
+def phones_schema(siteurl, save_as):
+    return _schema(siteurl, save_as, {
+        "title": "Dalil search phones",
+        "description": (
+            "The phones of the prepared search index's entries, in its order: the search "
+            "page fetches them after it, for queries of digits."
+        ),
+        "type": "object",
+        "required": ["format", "phone"],
+        "additionalProperties": False,
+        "properties": {
+            "format": {"const": PHONES_FORMAT, "description": "name and version of this format"},
+            "phone": {"type": "string", "pattern": r"^(\+?[0-9]+)?( (\+?[0-9]+)?)*$",
+                      "description": "the entries' phones (p of the search index; \"\" for an "
+                                     "entry without one), joined by one space"},
         },
     })
 

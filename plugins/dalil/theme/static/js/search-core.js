@@ -212,7 +212,6 @@
   function decodeColumns(data) {
     var type = decodeNumbers(data.type);
     return { tokens: data.tokens, type: type, slug: data.slug, img: decodeNumbers(data.img),
-             phone: data.phone,
              url_patterns: data.url_patterns, url_exceptions: data.url_exceptions,
              img_patterns: data.img_patterns, img_exceptions: data.img_exceptions,
              keywords: data.keywords,
@@ -438,7 +437,8 @@
     return {
       prepared: true,
       count: count, tokens: data.tokens, slugs: data.slug, slugStart: slugStart(data.slug, count),
-      type: type, img: data.img, imgPatterns: data.img_patterns, phones: data.phone,
+      type: type, img: data.img, imgPatterns: data.img_patterns,
+      phones: data.phone || "",  // a prepared index's come after it (setPhones)
       imgExceptions: data.img_exceptions,
       urlPatterns: data.url_patterns, urlExceptions: data.url_exceptions,
       tokenCount: tokenCount, tokenWordStart: tokenWordStart, tokenWords: tokenWords,
@@ -564,9 +564,17 @@
     var headPool = new Uint8Array(index.words.length);
     var phones = null, phoneHits = new Uint8Array(count);  // phones: split on the first phone query
 
+    /* The phones of a prepared index's entries (its phones file's ``phone``), given
+       once they are fetched. */
+    function setPhones(text) {
+      var list = String(text).split(" ");
+      if (list.length !== count) throw new Error("search phones: " + list.length + " for " + count + " entries");
+      phones = list;
+    }
+
     /* Marks the entries whose phone holds the typed one, in marks and phoneHits. */
     function markPhones(typed) {
-      if (!phones) phones = index.phones.split(" ");
+      if (!phones) phones = index.phones ? index.phones.split(" ") : [];
       phoneHits.fill(0);
       for (var e = 0; e < count; e++) {
         if (phones[e] && phoneMatches(phones[e], typed)) marks[e] = phoneHits[e] = 1;
@@ -906,7 +914,7 @@
                ms: performance.now() - started };
     }
 
-    return { search: search, size: count };
+    return { search: search, size: count, setPhones: setPhones };
   }
 
   function join(base, path) {
@@ -962,6 +970,7 @@
   (typeof window !== "undefined" ? window : self).DalilSearch = {
     normalize: normalize,
     stem: stem,
+    isPhone: function (text) { return phoneQuery(text) !== null; },
     loadIndex: loadIndex,
     prepareIndex: prepareIndex,
     transferList: transferList,
