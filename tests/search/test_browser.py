@@ -203,6 +203,41 @@ def test_exact_and_prefix_name_matches_rank_first(open_page):
     assert types == ["مدينة", "نشاط", "نشاط"]
 
 
+RANKING_ENTRIES = [
+    {"t": "listing", "s": "ladies-salon", "n": "ازهار للسيدات", "c": "حلاقة وتجميل",
+     "a": "شارع الرباط، الرباط", "cs": "hair", "ls": "rabat", "url": "/l/ladies-salon/"},
+    {"t": "listing", "s": "barber", "n": "حلاق النخبة", "c": "حلاقة وتجميل",
+     "a": "شارع النصر، الرباط", "cs": "hair", "ls": "rabat", "url": "/l/barber/"},
+    {"t": "listing", "s": "latin", "n": "Atlas Coiffure", "c": "حلاقة وتجميل",
+     "a": "شارع النصر، الرباط", "cs": "hair", "ls": "rabat", "url": "/l/latin/"},
+    {"t": "listing", "s": "elsewhere", "n": "ابو بكر", "c": "حلاقة وتجميل",
+     "a": "شارع الرباط، الدار البيضاء", "cs": "hair", "ls": "casablanca", "url": "/l/elsewhere/"},
+    {"t": "category", "s": "hair", "n": "حلاقة وتجميل", "k": ["حلاق", "coiffure"],
+     "url": "/c/hair/"},
+    {"t": "location", "s": "casablanca", "n": "الدار البيضاء", "url": "/city/casablanca/"},
+    {"t": "location", "s": "rabat", "n": "الرباط", "n_fr": "Rabat", "url": "/city/rabat/"},
+]
+RANKED = [  # query, the listings in the order found
+    # Each word counts where it is found: حلاق in a name beats حلاق in the category.
+    ("حلاق الرباط", ["barber", "ladies-salon", "latin", "elsewhere"]),
+    # A listing of the city named before one whose street bears its name; then name
+    # order, Arabic first, the Latin name in its place after them.
+    ("الرباط", ["ladies-salon", "barber", "latin", "elsewhere"]),
+    ("rabat", ["ladies-salon", "barber", "latin"]),
+    ("coiffure", ["latin", "elsewhere", "ladies-salon", "barber"]),
+]
+
+
+def test_ranking_counts_where_each_word_is_found_then_name_order(open_page):
+    page = ready_search_page(open_page)
+    found = page.evaluate("""([entries, queries]) => {
+      const searcher = DalilSearch.createSearcher(entries);
+      return queries.map(query => searcher.search(query, 10).items
+        .filter(entry => entry.t === "listing").map(entry => entry.s));
+    }""", [RANKING_ENTRIES, [query for query, _ in RANKED]])
+    assert dict(zip([query for query, _ in RANKED], found)) == dict(RANKED)
+
+
 def test_one_letter_matches_word_starts_of_names_only(open_page):
     page = search(ready_search_page(open_page), "ص")
     # Both names start with it: ties go by name (صيدليات before صيدلية الأمل).

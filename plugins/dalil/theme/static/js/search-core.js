@@ -424,13 +424,14 @@
       if (TYPES[type[e]] in terms) terms[TYPES[type[e]]].push(e);
     }
 
+    var collation = collationRanks(sortedWords);
     var order = [];
     for (e = 0; e < count; e++) order.push(e);
     order.sort(function (a, b) {
       var i = nameStart[a * NAMES], j = nameStart[b * NAMES];
       var endA = nameStart[a * NAMES + 1], endB = nameStart[b * NAMES + 1];
       for (; i < endA && j < endB; i++, j++) {
-        if (name[i] !== name[j]) return name[i] - name[j];
+        if (name[i] !== name[j]) return collation[name[i]] - collation[name[j]];
       }
       return (endA - i) - (endB - j) || a - b;  // a shorter name first; then type and slug
     });
@@ -448,6 +449,21 @@
       otherPostings: otherPostings, category: category, city: city, members: members,
       terms: terms, order: new Int32Array(order)
     };
+  }
+
+  // Latin letters sort after the Arabic block: name order is Arabic first.
+  var LATIN_LETTERS = /[a-z]/g;
+  function afterArabic(letter) { return String.fromCharCode(letter.charCodeAt(0) + 0x2000); }
+
+  /* Each of the sorted normalised ``words``' place in name order: as in Arabic
+     collation, digits, then Arabic letters (whose code points, once normalised, follow
+     the alphabet), then Latin ones; punctuation is gone already. */
+  function collationRanks(words) {
+    var keyed = words.map(function (word, at) { return [word.replace(LATIN_LETTERS, afterArabic), at]; });
+    keyed.sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]; });
+    var ranks = new Int32Array(words.length);
+    keyed.forEach(function (pair, rank) { ranks[pair[1]] = rank; });
+    return ranks;
   }
 
   /* Where each of the ``count`` slugs of a space-separated list starts; one more start
@@ -532,11 +548,15 @@
     return found;
   }
 
-  // Ranks: exact name, name prefix, words in names, in a category or its keywords, in the
-  // address; a match that needs a misspelt word comes after every exact one, and news,
+  // Where an entry holds a query word, from the best: in a name, in its category (names
+  // or keywords), in its city's names, elsewhere in its address.
+  var IN_NAME = 0, IN_CATEGORY = 1, IN_CITY = 2, IN_ADDRESS = 3;
+  // Ranks: exact name, name prefix, then RANK_NAME + the sum of where each word was found
+  // (every word in a name first; up to SPREAD), so that each word found in a better place
+  // counts; a match that needs a misspelt word comes after every exact one, and news,
   // blog articles and pages after the directory's entries (but for an exact name).
-  var RANK_EXACT = 0, RANK_PREFIX = 1, RANK_NAME = 2, RANK_CATEGORY = 3, RANK_ADDRESS = 4;
-  var RANK_TYPO = 5, RANK_CONTENT = 10, RANKS = 20;
+  var RANK_EXACT = 0, RANK_PREFIX = 1, RANK_NAME = 2, SPREAD = 9;
+  var RANK_TYPO = RANK_NAME + SPREAD + 1, RANK_CONTENT = 2 * RANK_TYPO, RANKS = 2 * RANK_CONTENT;
   var CONTENT_TYPE = 3;  // news, blog and page come after it in TYPES
 
   /* A searcher over a prepared index, or over the entries of /search-index.json. Each
@@ -639,8 +659,8 @@
         term.set(entry, found | inKeywords);
         keywords.set(entry, inKeywords);
       });
-      index.terms.location.forEach(function (entry) {  // its other names: the address has its name
-        term.set(entry, fieldFlags(entry, NAME_EN, NAMES, flags));
+      index.terms.location.forEach(function (entry) {  // its listings are in it: IN_CITY
+        term.set(entry, fieldFlags(entry, NAME, NAMES, flags));
       });
       compiled.flags = flags;
       compiled.term = term;
@@ -680,23 +700,24 @@
       return q;
     }
 
-    /* Which of ``flag`` (EXACT or TYPO) groups of the entry hold the word: RANK_NAME,
-       RANK_CATEGORY, RANK_ADDRESS, or -1. */
+    /* Where the entry holds the word with ``flag`` (EXACT or TYPO): IN_NAME,
+       IN_CATEGORY, IN_CITY, IN_ADDRESS, or -1. A listing's city is found through the
+       city's entry (its names), before the address's own words. */
     function where(entry, word, flag, single) {
-      if (fieldFlags(entry, NAME, NAMES, word.flags) & flag) return RANK_NAME;
+      if (fieldFlags(entry, NAME, NAMES, word.flags) & flag) return IN_NAME;
       if (single) return -1;
       var category = index.category[entry];
       var inCategory = category >= 0 ? word.term.get(category) : word.keywords.get(entry);
-      if (inCategory & flag) return RANK_CATEGORY;
+      if (inCategory & flag) return IN_CATEGORY;
       var city = index.city[entry];
-      if ((fieldFlags(entry, ADDRESS, FIELDS, word.flags) |
-           (city >= 0 ? word.term.get(city) : 0)) & flag) return RANK_ADDRESS;
+      if (city >= 0 && word.term.get(city) & flag) return IN_CITY;
+      if (fieldFlags(entry, ADDRESS, FIELDS, word.flags) & flag) return IN_ADDRESS;
       return -1;
     }
 
     /* The rank of an entry for the compiled query, or -1 when a word does not match. */
     function rank(entry, q) {
-      var worst = RANK_NAME, typo = false;
+      var places = 0, typo = false;
       for (var w = 0; w < q.words.length; w++) {
         var found = where(entry, q.words[w], EXACT, q.single);
         if (found < 0 && q.words[w].typos.length) {
@@ -704,8 +725,9 @@
           if (found >= 0) typo = true;
         }
         if (found < 0) return -1;
-        if (found > worst) worst = found;
+        places += found;
       }
+      var worst = RANK_NAME + Math.min(places, SPREAD);
       if (!typo && worst === RANK_NAME) {
         for (var n = 0; n < NAMES; n++) {
           var slot = entry * NAMES + n;
@@ -806,7 +828,7 @@
       for (var k = 0; k < count; k++) {
         var entry = index.order[k];
         if (!marks[entry] || !keeps(entry, category, city, filtered, false)) continue;
-        var held = 0, worst = RANK_NAME, typo = false;
+        var held = 0, places = 0, typo = false;
         for (var w = 0; w < q.words.length; w++) {
           var found = where(entry, q.words[w], EXACT, q.single);
           if (found < 0 && q.words[w].typos.length) {
@@ -815,14 +837,14 @@
           }
           if (found < 0) continue;
           held++;
-          if (found > worst) worst = found;
+          places += found;
         }
         if (held < most) continue;
         if (held > most) {
           most = held;
           kept = [];
         }
-        if (typo) worst += RANK_TYPO;
+        var worst = RANK_NAME + Math.min(places, SPREAD) + (typo ? RANK_TYPO : 0);
         kept.push(entry, index.type[entry] < CONTENT_TYPE ? worst : worst + RANK_CONTENT);
       }
       for (var at = 0; at < kept.length; at += 2) {
