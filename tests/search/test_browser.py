@@ -212,8 +212,15 @@ RANKING_ENTRIES = [
      "a": "شارع النصر، الرباط", "cs": "hair", "ls": "rabat", "url": "/l/latin/"},
     {"t": "listing", "s": "elsewhere", "n": "ابو بكر", "c": "حلاقة وتجميل",
      "a": "شارع الرباط، الدار البيضاء", "cs": "hair", "ls": "casablanca", "url": "/l/elsewhere/"},
+    {"t": "listing", "s": "tanjia", "n": "مطعم الطنجية", "c": "مطاعم", "a": "مراكش",
+     "cs": "restaurants", "ls": "marrakech", "url": "/l/tanjia/"},
+    {"t": "listing", "s": "port", "n": "مطعم الميناء", "c": "مطاعم", "a": "شارع الميناء، طنجة",
+     "cs": "restaurants", "ls": "tangier", "url": "/l/port/"},
     {"t": "category", "s": "hair", "n": "حلاقة وتجميل", "k": ["حلاق", "coiffure"],
      "url": "/c/hair/"},
+    {"t": "category", "s": "restaurants", "n": "مطاعم", "k": ["مطعم"], "url": "/c/restaurants/"},
+    {"t": "location", "s": "marrakech", "n": "مراكش", "url": "/city/marrakech/"},
+    {"t": "location", "s": "tangier", "n": "طنجة", "n_fr": "Tanger", "url": "/city/tangier/"},
     {"t": "location", "s": "casablanca", "n": "الدار البيضاء", "url": "/city/casablanca/"},
     {"t": "location", "s": "rabat", "n": "الرباط", "n_fr": "Rabat", "url": "/city/rabat/"},
 ]
@@ -225,6 +232,11 @@ RANKED = [  # query, the listings in the order found
     ("الرباط", ["ladies-salon", "barber", "latin", "elsewhere"]),
     ("rabat", ["ladies-salon", "barber", "latin"]),
     ("coiffure", ["latin", "elsewhere", "ladies-salon", "barber"]),
+    # A city's own name is a proper name: whole or by prefix, never by its stem (طنج).
+    ("مطعم طنجة", ["port"]),
+    ("بطنجة", ["port"]),
+    ("طنجه", ["port"]),
+    ("الطنجية", ["tanjia"]),
 ]
 
 

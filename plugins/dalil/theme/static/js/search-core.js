@@ -106,23 +106,27 @@
       var last = word.charAt(word.length - 1);
       return last === "s" || last === "x" ? word.slice(0, -1) : word;
     }
-    var i, stemmed = word;
-    for (i = 0; i < ARTICLE_PREFIXES.length; i++) {
-      if (stemmed.startsWith(ARTICLE_PREFIXES[i]) && stemmed.length - ARTICLE_PREFIXES[i].length >= 3) {
-        stemmed = stemmed.slice(ARTICLE_PREFIXES[i].length);
-        break;
-      }
-    }
-    // A lone letter prefix only on a long word: بنك, فندق and كتاب start with one too.
-    if (stemmed === word && stemmed.length >= 5 && LETTER_PREFIXES.indexOf(stemmed.charAt(0)) >= 0) {
-      stemmed = stemmed.slice(1);
-    }
-    for (i = 0; i < SUFFIXES.length; i++) {
+    var stemmed = withoutPrefix(word);
+    for (var i = 0; i < SUFFIXES.length; i++) {
       if (stemmed.endsWith(SUFFIXES[i]) && stemmed.length - SUFFIXES[i].length >= 3) {
         return stemmed.slice(0, -SUFFIXES[i].length);
       }
     }
     return stemmed;
+  }
+
+  /* An Arabic word without its attached prefix (article, conjunction, preposition),
+     never below three letters; the word itself when it has none. */
+  function withoutPrefix(word) {
+    if (word.length < 4 || LATIN_WORD.test(word)) return word;
+    for (var i = 0; i < ARTICLE_PREFIXES.length; i++) {
+      if (word.startsWith(ARTICLE_PREFIXES[i]) && word.length - ARTICLE_PREFIXES[i].length >= 3) {
+        return word.slice(ARTICLE_PREFIXES[i].length);
+      }
+    }
+    // A lone letter prefix only on a long word: بنك, فندق and كتاب start with one too.
+    if (word.length >= 5 && LETTER_PREFIXES.indexOf(word.charAt(0)) >= 0) return word.slice(1);
+    return word;
   }
 
   /* Whether a and b are at most one edit apart: a letter changed, added or removed, or
@@ -498,12 +502,17 @@
   var TYPO_MIN_LENGTH = 5;
 
   /* A query word: the ranges of forms starting with it or its stem, and (five letters or
-     more) the forms one edit away, or starting one edit away, that those do not hold. */
-  function compileWord(word, index) {
-    var stemmed = stem(word), forms = index.forms;
+     more) the forms one edit away, or starting one edit away, that those do not hold.
+     A word of a city's or category's own name (``proper``), typed with or without a
+     prefix, is a proper name: it loses no suffix, so طنجة never finds الطنجية. */
+  function compileWord(word, index, proper) {
+    var bare = withoutPrefix(word), forms = index.forms;
+    var stemmed = proper.has(word) || proper.has(bare) ? bare : stem(word);
     var starts = [word];
-    if (stemmed !== word) starts.push(stemmed);
+    if (bare !== word) starts.push(bare);
     var ranges = starts.map(function (start) { return prefixRange(forms, start); });
+    // What only the stem finds: never a city's or category's own name.
+    var stemRange = stemmed !== bare ? prefixRange(forms, stemmed) : null;
     var typos = [];
     if (word.length >= TYPO_MIN_LENGTH) {
       var n = word.length;
@@ -519,20 +528,26 @@
         if (near) typos.push(i);
       }
     }
-    return { word: word, ranges: ranges, typos: typos };
+    return { word: word, ranges: ranges, stemRange: stemRange, typos: typos };
   }
 
-  // Flags of a token, a term or a group for one query word.
-  var EXACT = 1, TYPO = 2;
+  // Flags of a token, a term or a group for one query word; STEMMED: a form found by the
+  // query word's stem alone (tokenFlags makes it EXACT but on a city's names).
+  var EXACT = 1, TYPO = 2, STEMMED = 4;
 
   /* For each token, whether one of its forms starts with the query word (EXACT) or is
      one of its misspellings (TYPO). */
   function tokenFlags(index, compiled, flags, scratch) {
     var formFlags = scratch.forms.fill(0), wordFlags = scratch.words;
+    var stemRange = compiled.stemRange, proper = scratch.proper, f;
+    if (stemRange) formFlags.fill(STEMMED, stemRange[0], stemRange[1]);
     compiled.ranges.forEach(function (range) { formFlags.fill(EXACT, range[0], range[1]); });
     compiled.typos.forEach(function (form) { formFlags[form] |= TYPO; });
     for (var w = 0, words = index.words.length; w < words; w++) {
-      wordFlags[w] = formFlags[index.wordForm[w]] | formFlags[index.stemForm[w]];
+      // A proper name is found whole or by a prefix of it, not through a stem.
+      f = proper[w] ? formFlags[index.wordForm[w]] & ~STEMMED
+        : formFlags[index.wordForm[w]] | formFlags[index.stemForm[w]];
+      wordFlags[w] = f & STEMMED ? (f & ~STEMMED) | EXACT : f;
     }
     flags.fill(0);
     var start = index.tokenWordStart, tokenWords = index.tokenWords;
@@ -578,10 +593,22 @@
     var marks = new Uint8Array(count), bounds = new Uint8Array(count);
     var flagPool = [];
     var scratch = { forms: new Uint8Array(index.forms.length),
-                    words: new Uint8Array(index.words.length) };
+                    words: new Uint8Array(index.words.length),
+                    proper: new Uint8Array(index.words.length) };
     var categoryCounts = new Int32Array(count), cityCounts = new Int32Array(count);
     var nameStart = index.nameStart, nameWords = index.nameWords;
     var headPool = new Uint8Array(index.words.length);
+    // The words of the categories' and cities' names: typed, they lose no suffix
+    // (compileWord). A city's are proper names: no other word's stem finds them
+    // (tokenFlags); a category's name is a common noun, its singular finds it.
+    var properWords = new Set();
+    index.terms.category.concat(index.terms.location).forEach(function (entry) {
+      var city = index.type[entry] === 2;
+      for (var at = nameStart[entry * NAMES]; at < nameStart[entry * NAMES + NAMES]; at++) {
+        properWords.add(index.words[nameWords[at]]);
+        if (city) scratch.proper[nameWords[at]] = 1;
+      }
+    });
     var phones = null, phoneHits = new Uint8Array(count);  // phones: split on the first phone query
 
     /* The phones of a prepared index's entries (its phones file's ``phone``), given
@@ -692,7 +719,7 @@
       var queryWords = query.split(" ");
       var words = queryWords.filter(function (word, at, list) {
         return list.indexOf(word) === at;
-      }).map(function (word, at) { return flagWord(compileWord(word, index), at); });
+      }).map(function (word, at) { return flagWord(compileWord(word, index, properWords), at); });
       var article = ["\u0627\u0644" + queryWords[0]].concat(queryWords.slice(1));
       var q = { words: words, plain: sequenceOf(queryWords), article: sequenceOf(article),
                 single: query.length === 1, heads: null };
