@@ -499,22 +499,23 @@
     return Array.from(buffers);
   }
 
-  var TYPO_MIN_LENGTH = 5;
+  var TYPO_MIN_LENGTH = 4;
 
-  /* A query word: the ranges of forms starting with it or its stem, and (five letters or
+  /* A query word: the ranges of forms starting with it or its stem, and (four letters or
      more) the forms one edit away, or starting one edit away, that those do not hold.
      A word of a city's or category's own name (``proper``), typed with or without a
      prefix, is a proper name: it loses no suffix, so طنجة never finds الطنجية. */
   function compileWord(word, index, proper) {
     var bare = withoutPrefix(word), forms = index.forms;
-    var stemmed = proper.has(word) || proper.has(bare) ? bare : stem(word);
+    var isProper = proper.has(word) || proper.has(bare), stemmed = isProper ? bare : stem(word);
     var starts = [word];
     if (bare !== word) starts.push(bare);
     var ranges = starts.map(function (start) { return prefixRange(forms, start); });
     // What only the stem finds: never a city's or category's own name.
     var stemRange = stemmed !== bare ? prefixRange(forms, stemmed) : null;
     var typos = [];
-    if (word.length >= TYPO_MIN_LENGTH) {
+    // A city's or category's name typed is no misspelling.
+    if (word.length >= TYPO_MIN_LENGTH && !isProper) {
       var n = word.length;
       for (var i = 0; i < forms.length; i++) {
         var form = forms[i];
