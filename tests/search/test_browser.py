@@ -232,8 +232,13 @@ RANKING_ENTRIES = [
      "cs": "restaurants", "ls": "tangier", "url": "/l/port/"},
     {"t": "category", "s": "hair", "n": "حلاقة وتجميل", "k": ["حلاق", "coiffure"],
      "url": "/c/hair/"},
+    {"t": "listing", "s": "hanout-saada", "n": "حانوت السعادة", "c": "مطاعم", "a": "مراكش",
+     "cs": "restaurants", "ls": "marrakech", "url": "/l/hanout-saada/"},
+    {"t": "listing", "s": "hanout-market", "n": "Hanout Market", "c": "مطاعم", "a": "مراكش",
+     "cs": "restaurants", "ls": "marrakech", "url": "/l/hanout-market/"},
     {"t": "category", "s": "restaurants", "n": "مطاعم", "k": ["مطعم"], "url": "/c/restaurants/"},
-    {"t": "location", "s": "marrakech", "n": "مراكش", "url": "/city/marrakech/"},
+    {"t": "location", "s": "marrakech", "n": "مراكش", "n_fr": "Marrakech",
+     "url": "/city/marrakech/"},
     {"t": "location", "s": "tangier", "n": "طنجة", "n_fr": "Tanger", "url": "/city/tangier/"},
     {"t": "location", "s": "casablanca", "n": "الدار البيضاء", "url": "/city/casablanca/"},
     {"t": "location", "s": "rabat", "n": "الرباط", "n_fr": "Rabat", "url": "/city/rabat/"},
@@ -244,13 +249,19 @@ RANKED = [  # query, the listings in the order found
     # A listing of the city named before one whose street bears its name; then name
     # order, Arabic first, the Latin name in its place after them.
     ("الرباط", ["ladies-salon", "barber", "latin", "elsewhere"]),
-    ("rabat", ["ladies-salon", "barber", "latin"]),
+    ("rabat", ["ladies-salon", "barber", "latin", "elsewhere"]),  # its street: الرباط
     ("coiffure", ["latin", "elsewhere", "ladies-salon", "barber"]),
     # A city's own name is a proper name: whole or by prefix, never by its stem (طنج).
     ("مطعم طنجة", ["port"]),
     ("بطنجة", ["port"]),
     ("طنجه", ["port"]),
     ("الطنجية", ["tanjia"]),
+    # Latin typing of Arabic words (arabizi digits, kh, ch, ou ...), after exact matches.
+    ("hanout", ["hanout-market", "hanout-saada"]),
+    ("7anout sa3ada", ["hanout-saada"]),
+    ("mat3am tanja", ["port"]),  # tanja names the city: not الطنجية
+    ("marrakech hanout", ["hanout-market", "hanout-saada"]),
+    ("7alla9", ["barber", "elsewhere", "ladies-salon", "latin"]),  # حلاق, then حلاقة
 ]
 
 

@@ -501,6 +501,45 @@
 
   var TYPO_MIN_LENGTH = 4;
 
+  // Latin typing of Arabic words (arabizi and common transliteration): both are reduced
+  // to a skeleton of consonant classes, vowels and the letters that often stand for
+  // them (ا و ي ء ع; a e i o u y w 2 3) dropped, doubled letters once.
+  var ARABIC_CLASSES = {
+    "\u0628": "b", "\u062a": "t", "\u062b": "t", "\u062c": "j", "\u062d": "h", "\u062e": "x",
+    "\u062f": "d", "\u0630": "d", "\u0631": "r", "\u0632": "z", "\u0633": "s", "\u0634": "c",
+    "\u0635": "s", "\u0636": "d", "\u0637": "t", "\u0638": "z", "\u063a": "g", "\u0641": "f",
+    "\u0642": "k", "\u0643": "k", "\u0644": "l", "\u0645": "m", "\u0646": "n", "\u0647": "h"
+  };
+  var LATIN_DIGRAPHS = /kh|gh|ch|sh|th|dh|dj|[^kgcstd]|[kgcstd]/g;
+  var LATIN_CLASSES = {
+    kh: "x", gh: "g", ch: "c", sh: "c", th: "t", dh: "d", dj: "j", "5": "x", "7": "h", "8": "g",
+    "9": "k", b: "b", p: "b", c: "k", d: "d", f: "f", v: "f", g: "k", h: "h", j: "j", k: "k",
+    q: "k", l: "l", m: "m", n: "n", r: "r", s: "s", t: "t", x: "ks", z: "z"
+  };
+  var TRANSLIT_MIN_LENGTH = 3, ARABIC_LETTER = /[\u0621-\u064a]/;
+
+  function onceEach(classes) {
+    return classes.replace(/(.)\1+/g, "$1");
+  }
+
+  /* The skeleton of a normalised Arabic word, its prefix off; a final ه (a ta marbuta
+     once normalised) is left out. */
+  function arabicSkeleton(word) {
+    var bare = withoutPrefix(word), classes = "";
+    for (var i = 0; i < bare.length; i++) {
+      if (i === bare.length - 1 && bare.charAt(i) === "\u0647" && i > 0) break;
+      classes += ARABIC_CLASSES[bare.charAt(i)] || "";
+    }
+    return onceEach(classes);
+  }
+
+  /* The skeleton of a Latin word as typed for an Arabic one: mat3am, hanout. */
+  function latinSkeleton(word) {
+    return onceEach(word.replace(LATIN_DIGRAPHS, function (letters) {
+      return LATIN_CLASSES[letters] || "";
+    }));
+  }
+
   /* A query word: the ranges of forms starting with it or its stem, and (four letters or
      more) the forms one edit away, or starting one edit away, that those do not hold.
      A word of a city's or category's own name (``proper``), typed with or without a
@@ -550,6 +589,8 @@
         : formFlags[index.wordForm[w]] | formFlags[index.stemForm[w]];
       wordFlags[w] = f & STEMMED ? (f & ~STEMMED) | EXACT : f;
     }
+    // Arabic words typed in Latin letters rank as misspellings: after every exact match.
+    compiled.translit.forEach(function (word) { wordFlags[word] |= TYPO; });
     flags.fill(0);
     var start = index.tokenWordStart, tokenWords = index.tokenWords;
     for (var t = 0; t < index.tokenCount; t++) {
@@ -675,8 +716,38 @@
       return result;
     }
 
+    var skeletons = null;  // made on the first Latin query word
+
+    /* The Arabic words (positions in index.words) a Latin word may stand for: their
+       skeleton is its own, or (three classes or more) starts with it. */
+    function transliterated(word) {
+      if (word.length < TRANSLIT_MIN_LENGTH || !LATIN_WORD.test(word) || !/[a-z]/.test(word)) return [];
+      var key = latinSkeleton(word);
+      if (key.length < 2) return [];
+      if (!skeletons) {
+        var pairs = [];
+        index.words.forEach(function (arabic, at) {
+          if (ARABIC_LETTER.test(arabic)) pairs.push([arabicSkeleton(arabic), at]);
+        });
+        pairs.sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]; });
+        skeletons = { keys: pairs.map(function (pair) { return pair[0]; }),
+                      words: pairs.map(function (pair) { return pair[1]; }) };
+      }
+      var range = prefixRange(skeletons.keys, key), found = [], cities = [];
+      for (var at = range[0]; at < range[1]; at++) {
+        var whole = skeletons.keys[at] === key, word = skeletons.words[at];
+        if (key.length >= 3 || whole) found.push(word);
+        if (whole && scratch.proper[word]) cities.push(word);
+      }
+      // A city's name typed in Latin letters is that proper name only (tanja: طنجة,
+      // not الطنجية).
+      return cities.length ? cities : found;
+    }
+
     /* A query word's flags for every token and every category and city. */
     function flagWord(compiled, at) {
+      compiled.translit = transliterated(compiled.word);
+      compiled.fuzzy = compiled.typos.length > 0 || compiled.translit.length > 0;
       if (!flagPool[at]) flagPool[at] = new Uint8Array(index.tokenCount);
       var flags = tokenFlags(index, compiled, flagPool[at], scratch);
       var term = new Map(), keywords = new Map();
@@ -748,7 +819,7 @@
       var places = 0, typo = false;
       for (var w = 0; w < q.words.length; w++) {
         var found = where(entry, q.words[w], EXACT, q.single);
-        if (found < 0 && q.words[w].typos.length) {
+        if (found < 0 && q.words[w].fuzzy) {
           found = where(entry, q.words[w], TYPO, q.single);
           if (found >= 0) typo = true;
         }
@@ -859,7 +930,7 @@
         var held = 0, places = 0, typo = false;
         for (var w = 0; w < q.words.length; w++) {
           var found = where(entry, q.words[w], EXACT, q.single);
-          if (found < 0 && q.words[w].typos.length) {
+          if (found < 0 && q.words[w].fuzzy) {
             found = where(entry, q.words[w], TYPO, q.single);
             if (found >= 0) typo = true;
           }
