@@ -116,6 +116,17 @@ TYPED = [  # query, the listing it must put first
 ]
 
 
+def test_broken_plurals_find_their_singulars_and_back(open_page):
+    # From the Arramooz lexicon: فروع the plural of فرع (in «النجوم» <فرع 2>), نجوم of نجم.
+    page = ready_search_page(open_page)
+    found = {}
+    for query in ("فروع", "الفروع", "نجم", "فروع النجوم"):
+        search(page, query)
+        found[query] = result_slugs(page)[:1]
+    assert found == {"فروع": ["stars-cafe"], "الفروع": ["stars-cafe"], "نجم": ["stars-cafe"],
+                     "فروع النجوم": ["stars-cafe"]}
+
+
 def test_one_edit_is_forgiven_from_four_letters(open_page):
     page = ready_search_page(open_page)
     found = {}

@@ -3,6 +3,8 @@ written from the schema's description alone, which must give back /search-index.
 
 import copy
 import json
+import re
+import unicodedata
 from collections import Counter
 
 import jsonschema
@@ -117,6 +119,21 @@ def without_phones(prepared):
     return {key: value for key, value in prepared.items() if key != "phone"}
 
 
+def test_broken_plurals_of_its_words_from_the_lexicon(published):
+    prepared = published[1]
+    pairs = prepared["plurals"]
+    assert pairs == sorted(pairs) and len({tuple(pair) for pair in pairs}) == len(pairs)
+    # فندق and مطعم are words of the fixture's names; مطاعم a category's name.
+    assert ["فنادق", "فندق"] in pairs and ["مطاعم", "مطعم"] in pairs and ["فروع", "فرع"] in pairs
+    # The tokens' Arabic words as the search sees them: no marks, ة as ه, ى as ي.
+    plain = "".join(character for token in prepared["tokens"] + [" "] for character in
+                    unicodedata.normalize("NFKD", token + " ")
+                    if not unicodedata.combining(character) and character != "\u0640")
+    plain = plain.translate({0x0629: 0x0647, 0x0649: 0x064A})
+    words = {word.removeprefix("ال") for word in re.findall("[\u0621-\u064a]+", plain)}
+    assert all(plural in words or singular in words for plural, singular in pairs)
+
+
 def test_its_phones_are_a_file_of_their_own_that_validates(site):
     phones, schema = json.loads(site.read(PHONES)), json.loads(site.read(PHONES_SCHEMA))
     jsonschema.Draft202012Validator.check_schema(schema)
@@ -222,6 +239,9 @@ def test_images_off_the_pattern_are_exceptions():
     {"url_exceptions": [[0, "directory/x/"]]},
     {"tokens": ["a", "a"]},
     {"phone": ""},  # the phones are a file of their own
+    {"plurals": [["فنادق"]]},
+    {"plurals": [["hotels", "hotel"]]},
+    {"plurals": [["فُنْدُق", "فندق"]]},
     {"extra": 1},
 ])
 def test_schema_rejects_a_broken_prepared_index(published, change):

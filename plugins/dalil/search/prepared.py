@@ -19,6 +19,7 @@ import json
 from collections import Counter
 
 from .index import TYPES
+from .plurals import plural_pairs
 
 FORMAT = "dalil-search-prepared/1"
 PHONES_FORMAT = "dalil-search-phones/1"
@@ -132,6 +133,7 @@ def prepared_index(entries):
         "img_patterns": img_patterns,
         "img_exceptions": img_exceptions,
         "keywords": keywords,
+        "plurals": plural_pairs(vocabulary),
     }
 
 

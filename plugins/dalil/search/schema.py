@@ -90,6 +90,7 @@ def search_index_schema(siteurl, save_as):
 
 def prepared_index_schema(siteurl, save_as):
     count = {"type": "integer", "minimum": 0}
+    arabic_word = {"type": "string", "pattern": "^[\u0621-\u064a]{2,}$"}
     token_ids = {"type": "array", "items": count}
     numbers = {"type": "string", "pattern": NUMBERS}
 
@@ -112,7 +113,7 @@ def prepared_index_schema(siteurl, save_as):
         "type": "object",
         "required": ["format", "types", "url_patterns", "text_fields", "tokens", "type",
                      "slug", "text_lengths", "text_tokens", "category", "city", "img",
-                     "url_exceptions", "img_patterns", "img_exceptions", "keywords"],
+                     "url_exceptions", "img_patterns", "img_exceptions", "keywords", "plurals"],
         "additionalProperties": False,
         "properties": {
             "format": {"const": FORMAT, "description": "name and version of this format"},
@@ -163,6 +164,13 @@ def prepared_index_schema(siteurl, save_as):
             "keywords": pairs(count, {"type": "array", "items": token_ids},
                               "[category entry position, its keywords (k), each as token "
                               "numbers]"),
+            "plurals": column({"type": "array", "prefixItems": [arabic_word, arabic_word],
+                               "minItems": 2,
+                               "maxItems": 2},
+                              "[broken plural, singular] pairs of the Arramooz lexicon "
+                              "whose plural or singular is a word of the tokens "
+                              "(normalised: no tashkeel, ة as ه, ى as ي), sorted; the "
+                              "search finds either from the other"),
         },
     })
 

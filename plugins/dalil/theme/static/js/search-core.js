@@ -218,7 +218,7 @@
     return { tokens: data.tokens, type: type, slug: data.slug, img: decodeNumbers(data.img),
              url_patterns: data.url_patterns, url_exceptions: data.url_exceptions,
              img_patterns: data.img_patterns, img_exceptions: data.img_exceptions,
-             keywords: data.keywords,
+             keywords: data.keywords, plurals: data.plurals,
              text_lengths: decodeNumbers(data.text_lengths),
              text_tokens: decodeNumbers(data.text_tokens),
              category: termPositions(decodeNumbers(data.category), type, 1),
@@ -238,7 +238,7 @@
                     category: new Int32Array(count), city: new Int32Array(count),
                     img: new Int32Array(count), url_exceptions: [], img_exceptions: [],
                     phone: entries.map(function (entry) { return entry.p || ""; }).join(" "),
-                    keywords: [] };
+                    keywords: [], plurals: [] };
     function ids(text) {
       if (!text) return [];
       return text.split(" ").map(function (token) {
@@ -444,6 +444,7 @@
       count: count, tokens: data.tokens, slugs: data.slug, slugStart: slugStart(data.slug, count),
       type: type, img: data.img, imgPatterns: data.img_patterns,
       phones: data.phone || "",  // a prepared index's come after it (setPhones)
+      plurals: pluralForms(data.plurals || []),
       imgExceptions: data.img_exceptions,
       urlPatterns: data.url_patterns, urlExceptions: data.url_exceptions,
       tokenCount: tokenCount, tokenWordStart: tokenWordStart, tokenWords: tokenWords,
@@ -468,6 +469,22 @@
     var ranks = new Int32Array(words.length);
     keyed.forEach(function (pair, rank) { ranks[pair[1]] = rank; });
     return ranks;
+  }
+
+  /* Each normalised word of the [broken plural, singular] pairs with the other forms it
+     stands for: {word: [forms]} (a plain object: the worker hands it over). */
+  function pluralForms(pairs) {
+    var forms = {};
+    function add(word, other) {
+      if (!Object.prototype.hasOwnProperty.call(forms, word)) forms[word] = [];
+      if (forms[word].indexOf(other) < 0) forms[word].push(other);
+    }
+    pairs.forEach(function (pair) {
+      var plural = normalize(pair[0]), singular = normalize(pair[1]);
+      add(plural, singular);
+      add(singular, plural);
+    });
+    return forms;
   }
 
   /* Where each of the ``count`` slugs of a space-separated list starts; one more start
@@ -549,6 +566,14 @@
     var isProper = proper.has(word) || proper.has(bare), stemmed = isProper ? bare : stem(word);
     var starts = [word];
     if (bare !== word) starts.push(bare);
+    // Its broken plural or singular (فنادق, فندق), as it is typed.
+    [word, bare].forEach(function (form) {
+      if (Object.prototype.hasOwnProperty.call(index.plurals, form)) {
+        index.plurals[form].forEach(function (other) {
+          if (starts.indexOf(other) < 0) starts.push(other);
+        });
+      }
+    });
     var ranges = starts.map(function (start) { return prefixRange(forms, start); });
     // What only the stem finds: never a city's or category's own name.
     var stemRange = stemmed !== bare ? prefixRange(forms, stemmed) : null;
@@ -1035,7 +1060,13 @@
                ms: performance.now() - started };
     }
 
-    return { search: search, size: count, setPhones: setPhones };
+    /* The broken plurals of a prepared index ([plural, singular] pairs), for a searcher
+       given /search-index.json, which has none. */
+    function setPlurals(pairs) {
+      index.plurals = pluralForms(pairs);
+    }
+
+    return { search: search, size: count, setPhones: setPhones, setPlurals: setPlurals };
   }
 
   function join(base, path) {
