@@ -456,18 +456,24 @@
     };
   }
 
-  // Latin letters sort after the Arabic block: name order is Arabic first.
-  var LATIN_LETTERS = /[a-z]/g;
-  function afterArabic(letter) { return String.fromCharCode(letter.charCodeAt(0) + 0x2000); }
-
   /* Each of the sorted normalised ``words``' place in name order: as in Arabic
      collation, digits, then Arabic letters (whose code points, once normalised, follow
-     the alphabet), then Latin ones; punctuation is gone already. */
+     the alphabet), then words led by a Latin letter, then by any later script;
+     punctuation is gone already. The words are in code-point order: this only moves
+     the Latin-led ones after the Arabic-led, in one pass (no sort on a page's load). */
   function collationRanks(words) {
-    var keyed = words.map(function (word, at) { return [word.replace(LATIN_LETTERS, afterArabic), at]; });
-    keyed.sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]; });
-    var ranks = new Int32Array(words.length);
-    keyed.forEach(function (pair, rank) { ranks[pair[1]] = rank; });
+    var ranks = new Int32Array(words.length), next = 0, w, code;
+    function group(wanted) {
+      for (w = 0; w < words.length; w++) {
+        code = words[w].charCodeAt(0);
+        // 0: digits, Arabic (and the rare Latin-1 left); 1: Latin; 2: later scripts.
+        var kind = code >= 0x61 && code <= 0x7a ? 1 : code >= 0x0700 ? 2 : 0;
+        if (kind === wanted) ranks[w] = next++;
+      }
+    }
+    group(0);
+    group(1);
+    group(2);
     return ranks;
   }
 
