@@ -11,13 +11,17 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PAGEFIND = REPO / "tests" / "node_modules" / ".bin" / "pagefind"
 
+# What the search page loads: the prepared index, then its phones.
 DALIL = """async ([queries]) => {
-  const searcher = DalilSearch.createSearcher(await DalilSearch.loadIndex('/search-index.json'));
+  const searcher = DalilSearch.createSearcher(
+    await DalilSearch.loadIndex('/search/prepared-index.json'));
+  searcher.setPhones((await (await fetch('/search/phones.json')).json()).phone);
   return queries.map(q => searcher.search(q, 10).items.map(e => e.url));
 }"""
 PAGEFIND_QUERIES = """async ([queries]) => {
@@ -58,11 +62,16 @@ def main():
                               for (kind, query, expected), urls in zip(QUERIES, lists)})
              for engine, lists in found.items()}
     print(f"{len(QUERIES)} queries on the sample site; recall@10 / MRR of the expected listings")
-    print(f"{'class':<18} {'Dalil':>13} {'Pagefind':>13}")
+    print(f"{'class':<22} {'queries':>7} {'Dalil':>13} {'Pagefind':>13}")
+    counts = Counter(kind for kind, _, _ in QUERIES)
+    counts["all"] = len(QUERIES)
     for kind in table["dalil"]:
         cells = [f"{table[engine][kind][0]:.3f} / {table[engine][kind][1]:.3f}"
                  for engine in ("dalil", "pagefind")]
-        print(f"{kind:<18} {cells[0]:>13} {cells[1]:>13}")
+        print(f"{kind:<22} {counts[kind]:>7} {cells[0]:>13} {cells[1]:>13}")
+    for engine, lists in found.items():
+        print(f"{engine}: {sum(not slugs(urls) for urls in lists)} of {len(QUERIES)} queries "
+              "find no listing")
     return table
 
 

@@ -153,15 +153,16 @@ def test_a_rebuild_remakes_the_prepared_search_index_when_the_index_changed(tmp_
     assert first.returncode == 0, first.log
     prepared = first.output / "search/prepared-index.json"
     assert "الزيتونة" in prepared.read_text(encoding="utf-8")
-    renamed = sb.listing("zaytouna", "مطعم الأطلس")
+    renamed = sb.listing("zaytouna", "مطعم الأطلس", Phone="0522-998713")
     sb.write_site(tmp_path / "site", renamed, **settings)
     second = sb.run_pelican(tmp_path / "site")
     assert second.returncode == 0, second.log
     clean = sb.build_site(tmp_path / "clean", {**files, **renamed}, DALIL_DIRECTORY_WORKERS=1)
     assert clean.returncode == 0, clean.log
     assert "الأطلس" in prepared.read_text(encoding="utf-8")
+    assert "0522998713" in (first.output / "search/phones.json").read_text(encoding="utf-8")
     for name in ("search/prepared-index.json", "search/prepared-index.json.gz",
-                 "search/prepared-index.json.br"):
+                 "search/prepared-index.json.br", "search/phones.json", "search/phones.json.br"):
         assert (first.output / name).read_bytes() == (clean.output / name).read_bytes()
 
 

@@ -16,11 +16,13 @@ def fixture_files():
     files.update(sb.city("rabat", "الرباط", "RAB", "Rabat", "Rabat"))
     files.update(sb.listing(
         "zaytouna", "مطعم الزيتونة", Name_en="Zaytouna Restaurant",
-        Name_fr="Restaurant La Zaytouna", Street="12 شارع محمد الخامس", Image="/images/z.svg"))
-    files.update(sb.listing("amal-pharmacy", "صيدلية الأمل", category="pharmacies", city="rabat"))
+        Name_fr="Restaurant La Zaytouna", Street="12 شارع محمد الخامس", Image="/images/z.svg",
+        Phone="+212 522-26 45 19"))
+    files.update(sb.listing("amal-pharmacy", "صيدلية الأمل", category="pharmacies", city="rabat",
+                            Phone="0537-778452"))
     files.update(sb.listing("brothers-cafe", "مَقْهَى الإِخْوَة", category="cafes",
                             Name_fr="Café des Frères", Street="زنقة إدريس الأول",
-                            Image="https://cdn.example.com/cafe.jpg"))
+                            Image="https://cdn.example.com/cafe.jpg", Phone="00212 537 40 10 10"))
     files.update(sb.listing("stars-cafe", TRICKY_NAME, category="cafes", city="rabat"))
     files.update(sb.listing("secret-shop", "متجر مخفي", Status="hidden"))
     files.update(sb.listing("future-bakery", "مخبزة قادمة", Status="draft"))

@@ -116,6 +116,29 @@ TYPED = [  # query, the listing it must put first
 ]
 
 
+def test_broken_plurals_find_their_singulars_and_back(open_page):
+    # From the Arramooz lexicon: فروع the plural of فرع (in «النجوم» <فرع 2>), نجوم of نجم.
+    page = ready_search_page(open_page)
+    found = {}
+    for query in ("فروع", "الفروع", "نجم", "فروع النجوم"):
+        search(page, query)
+        found[query] = result_slugs(page)[:1]
+    assert found == {"فروع": ["stars-cafe"], "الفروع": ["stars-cafe"], "نجم": ["stars-cafe"],
+                     "فروع النجوم": ["stars-cafe"]}
+
+
+def test_one_edit_is_forgiven_from_four_letters(open_page):
+    page = ready_search_page(open_page)
+    found = {}
+    for query in ("مطعن", "مطعن الزيتونه", "صيدلبة", "مقهب", "مطن", "مطعمم", "مطنن"):
+        search(page, query)
+        found[query] = result_slugs(page)[:1]
+    # Three letters: no misspelling is guessed; two edits are never forgiven.
+    assert found == {"مطعن": ["zaytouna"], "مطعن الزيتونه": ["zaytouna"],
+                     "صيدلبة": ["pharmacies"], "مقهب": ["brothers-cafe"], "مطن": [],
+                     "مطعمم": ["zaytouna"], "مطنن": []}
+
+
 def test_typing_finds_the_listing(open_page):
     page = ready_search_page(open_page)
     found = {}
@@ -124,7 +147,34 @@ def test_typing_finds_the_listing(open_page):
         found[query] = result_slugs(page)[:1]
         assert url_state(page) == ("/search/", {"q": [query]})
     assert found == {query: [slug] for query, slug in TYPED}
-    expect(page.locator("#search-status")).to_contain_text("عدد النتائج: 1.")
+    # مطعم, one edit from مطاعم, finds the category too, after the listing.
+    assert result_slugs(page) == ["zaytouna", "restaurants"]
+    expect(page.locator("#search-status")).to_contain_text("عدد النتائج: 2.")
+
+
+PHONES = [  # typed, the listings it must find: the fixture's +212 522-26 45 19 (zaytouna),
+    # 0537-778452 (amal-pharmacy) and 00212 537 40 10 10 (brothers-cafe)
+    ("0537-778452", ["amal-pharmacy"]),
+    ("778 452", ["amal-pharmacy"]),
+    ("+212 537 77", ["amal-pharmacy"]),             # a country code for the trunk 0
+    ("0522 26", ["zaytouna"]),                       # and the other way round
+    ("٥٢٢٢٦٤", ["zaytouna"]),  # Arabic-Indic digits
+    ("+212 537", ["amal-pharmacy", "brothers-cafe"]),
+    ("0537 40 10", ["brothers-cafe"]),
+    ("40 10 10", ["brothers-cafe"]),
+    ("(0537) 77-84.52", ["amal-pharmacy"]),
+    ("537", []),                                     # fewer than four digits
+    ("0537 99", []),
+]
+
+
+def test_phone_fragments_find_their_listings(open_page):
+    page = ready_search_page(open_page)
+    found = {}
+    for query, _ in PHONES:
+        search(page, query)
+        found[query] = sorted(result_slugs(page))
+    assert found == {query: slugs for query, slugs in PHONES}
 
 
 def test_pages_run_under_the_strict_csp(open_page):
@@ -178,6 +228,64 @@ def test_exact_and_prefix_name_matches_rank_first(open_page):
     assert types == ["مدينة", "نشاط", "نشاط"]
 
 
+RANKING_ENTRIES = [
+    {"t": "listing", "s": "ladies-salon", "n": "ازهار للسيدات", "c": "حلاقة وتجميل",
+     "a": "شارع الرباط، الرباط", "cs": "hair", "ls": "rabat", "url": "/l/ladies-salon/"},
+    {"t": "listing", "s": "barber", "n": "حلاق النخبة", "c": "حلاقة وتجميل",
+     "a": "شارع النصر، الرباط", "cs": "hair", "ls": "rabat", "url": "/l/barber/"},
+    {"t": "listing", "s": "latin", "n": "Atlas Coiffure", "c": "حلاقة وتجميل",
+     "a": "شارع النصر، الرباط", "cs": "hair", "ls": "rabat", "url": "/l/latin/"},
+    {"t": "listing", "s": "elsewhere", "n": "ابو بكر", "c": "حلاقة وتجميل",
+     "a": "شارع الرباط، الدار البيضاء", "cs": "hair", "ls": "casablanca", "url": "/l/elsewhere/"},
+    {"t": "listing", "s": "tanjia", "n": "مطعم الطنجية", "c": "مطاعم", "a": "مراكش",
+     "cs": "restaurants", "ls": "marrakech", "url": "/l/tanjia/"},
+    {"t": "listing", "s": "port", "n": "مطعم الميناء", "c": "مطاعم", "a": "شارع الميناء، طنجة",
+     "cs": "restaurants", "ls": "tangier", "url": "/l/port/"},
+    {"t": "category", "s": "hair", "n": "حلاقة وتجميل", "k": ["حلاق", "coiffure"],
+     "url": "/c/hair/"},
+    {"t": "listing", "s": "hanout-saada", "n": "حانوت السعادة", "c": "مطاعم", "a": "مراكش",
+     "cs": "restaurants", "ls": "marrakech", "url": "/l/hanout-saada/"},
+    {"t": "listing", "s": "hanout-market", "n": "Hanout Market", "c": "مطاعم", "a": "مراكش",
+     "cs": "restaurants", "ls": "marrakech", "url": "/l/hanout-market/"},
+    {"t": "category", "s": "restaurants", "n": "مطاعم", "k": ["مطعم"], "url": "/c/restaurants/"},
+    {"t": "location", "s": "marrakech", "n": "مراكش", "n_fr": "Marrakech",
+     "url": "/city/marrakech/"},
+    {"t": "location", "s": "tangier", "n": "طنجة", "n_fr": "Tanger", "url": "/city/tangier/"},
+    {"t": "location", "s": "casablanca", "n": "الدار البيضاء", "url": "/city/casablanca/"},
+    {"t": "location", "s": "rabat", "n": "الرباط", "n_fr": "Rabat", "url": "/city/rabat/"},
+]
+RANKED = [  # query, the listings in the order found
+    # Each word counts where it is found: حلاق in a name beats حلاق in the category.
+    ("حلاق الرباط", ["barber", "ladies-salon", "latin", "elsewhere"]),
+    # A listing of the city named before one whose street bears its name; then name
+    # order, Arabic first, the Latin name in its place after them.
+    ("الرباط", ["ladies-salon", "barber", "latin", "elsewhere"]),
+    ("rabat", ["ladies-salon", "barber", "latin", "elsewhere"]),  # its street: الرباط
+    ("coiffure", ["latin", "elsewhere", "ladies-salon", "barber"]),
+    # A city's own name is a proper name: whole or by prefix, never by its stem (طنج).
+    ("مطعم طنجة", ["port"]),
+    ("بطنجة", ["port"]),
+    ("طنجه", ["port"]),
+    ("الطنجية", ["tanjia"]),
+    # Latin typing of Arabic words (arabizi digits, kh, ch, ou ...), after exact matches.
+    ("hanout", ["hanout-market", "hanout-saada"]),
+    ("7anout sa3ada", ["hanout-saada"]),
+    ("mat3am tanja", ["port"]),  # tanja names the city: not الطنجية
+    ("marrakech hanout", ["hanout-market", "hanout-saada"]),
+    ("7alla9", ["barber", "elsewhere", "ladies-salon", "latin"]),  # حلاق, then حلاقة
+]
+
+
+def test_ranking_counts_where_each_word_is_found_then_name_order(open_page):
+    page = ready_search_page(open_page)
+    found = page.evaluate("""([entries, queries]) => {
+      const searcher = DalilSearch.createSearcher(entries);
+      return queries.map(query => searcher.search(query, 10).items
+        .filter(entry => entry.t === "listing").map(entry => entry.s));
+    }""", [RANKING_ENTRIES, [query for query, _ in RANKED]])
+    assert dict(zip([query for query, _ in RANKED], found)) == dict(RANKED)
+
+
 def test_one_letter_matches_word_starts_of_names_only(open_page):
     page = search(ready_search_page(open_page), "ص")
     # Both names start with it: ties go by name (صيدليات before صيدلية الأمل).
@@ -225,6 +333,20 @@ def test_no_match_says_so(open_page):
     expect(page.locator("#search-status")).to_have_text(
         "لا توجد نتائج لـ «qwxz». تحقّق من الإملاء أو جرّب كلمة أخرى.")
     assert page.locator("#search-results li").count() == 0
+
+
+def test_when_nothing_holds_every_word_the_closest_matches_are_shown_and_said(open_page):
+    page = search(ready_search_page(open_page), "مطعم الزيتونة qwxz")
+    expect(page.locator("#search-status")).to_have_text(
+        "لا نتيجة فيها كل كلمات «مطعم الزيتونة qwxz». أقرب النتائج:")
+    assert result_slugs(page)[:1] == ["zaytouna"]  # two words of three, in its name
+    # One word of two: every entry holding it; the facets count them.
+    page = search(page, "صيدلية qwxz")
+    expect(page.locator("#search-status")).to_contain_text("أقرب النتائج")
+    assert "amal-pharmacy" in result_slugs(page)
+    expect(page.locator("#search-facets option[value=rabat]")).to_contain_text("(1)")
+    page = search(page, "مطعم الزيتونة")  # every word found: no such message
+    expect(page.locator("#search-status")).to_have_text("عدد النتائج: 1.")
 
 
 def test_filters_alone_that_find_nothing_say_what_was_asked(open_page):

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
+from dalil.search.index import search_phone
 from tests import sitebuilder as sb
 
 from .fixtures import TRICKY_NAME, fixture_files
@@ -19,15 +20,17 @@ OS = "{http://a9.com/-/spec/opensearch/1.1/}"
 
 EXPECTED_INDEX = [
     {"t": "listing", "s": "amal-pharmacy", "n": "صيدلية الأمل", "c": "صيدليات", "a": "الرباط",
-     "cs": "pharmacies", "ls": "rabat", "url": "/directory/listing/amal-pharmacy/"},
+     "p": "0537778452", "cs": "pharmacies", "ls": "rabat",
+     "url": "/directory/listing/amal-pharmacy/"},
     {"t": "listing", "s": "brothers-cafe", "n": "مَقْهَى الإِخْوَة", "n_fr": "Café des Frères",
-     "c": "مقاهٍ", "a": "زنقة إدريس الأول، الدار البيضاء", "cs": "cafes", "ls": "casablanca",
+     "c": "مقاهٍ", "a": "زنقة إدريس الأول، الدار البيضاء", "p": "+212537401010", "cs": "cafes",
+     "ls": "casablanca",
      "url": "/directory/listing/brothers-cafe/"},
     {"t": "listing", "s": "stars-cafe", "n": TRICKY_NAME, "c": "مقاهٍ", "a": "الرباط",
      "cs": "cafes", "ls": "rabat", "url": "/directory/listing/stars-cafe/"},
     {"t": "listing", "s": "zaytouna", "n": "مطعم الزيتونة", "n_en": "Zaytouna Restaurant",
      "n_fr": "Restaurant La Zaytouna", "c": "مطاعم", "a": "12 شارع محمد الخامس، الدار البيضاء",
-     "img": "/images/z.svg", "cs": "restaurants", "ls": "casablanca",
+     "p": "+212522264519", "img": "/images/z.svg", "cs": "restaurants", "ls": "casablanca",
      "url": "/directory/listing/zaytouna/"},
     {"t": "category", "s": "cafes", "n": "مقاهٍ", "n_en": "Cafes", "n_fr": "Cafés",
      "k": ["مقهى", "قهوة", "coffee", "espresso"], "url": "/directory/category/cafes/"},
@@ -43,7 +46,7 @@ EXPECTED_INDEX = [
     {"t": "page", "s": "about", "n": "من نحن", "url": "/about/"},
     {"t": "page", "s": "open-data", "n": "البيانات المفتوحة", "url": "/open-data/"},
 ]
-KEY_ORDER = ["t", "s", "n", "n_en", "n_fr", "c", "a", "img", "cs", "ls", "k", "url"]
+KEY_ORDER = ["t", "s", "n", "n_en", "n_fr", "c", "a", "p", "img", "cs", "ls", "k", "url"]
 
 
 @pytest.fixture(scope="module")
@@ -139,6 +142,10 @@ def test_schema_is_valid_and_the_index_validates(index, schema):
     (4, {"k": ["قهوة", "قهوة"]}),
     (4, {"k": "قهوة"}),
     (8, {"cs": "cafes"}),                    # terms have no category or city slug
+    (0, {"p": "+212 522"}),                  # a phone is its digits, maybe after a +
+    (0, {"p": "0522-998713"}),
+    (0, {"p": ""}),
+    (4, {"p": "0522998713"}),                # listings only
 ])
 def test_schema_rejects_entries_that_break_the_rules(index, schema, position, change):
     broken = copy.deepcopy(index)
@@ -149,6 +156,14 @@ def test_schema_rejects_entries_that_break_the_rules(index, schema, position, ch
             broken[position][key] = value
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft202012Validator(schema).validate(broken)
+
+
+def test_a_phone_is_its_digits_after_a_plus_when_international():
+    assert search_phone("+212 522-26 45 19") == "+212522264519"
+    assert search_phone("00212 (537) 40.10.10") == "+212537401010"
+    assert search_phone("0537/77 84 52") == "0537778452"
+    assert search_phone("٠٥٣٧ ٧٧") == "053777"  # Arabic-Indic
+    assert search_phone("") == search_phone("+") == ""
 
 
 def test_same_content_gives_same_bytes(site, tmp_path):

@@ -15,6 +15,7 @@ from tests import sitebuilder as sb
 INTERFACE_FILES = {
     "/search-index.json": "application/json; charset=utf-8",
     "/search/prepared-index.json": "application/json; charset=utf-8",
+    "/search/phones.json": "application/json; charset=utf-8",
     "/opensearch.xml": "application/opensearchdescription+xml; charset=utf-8",
     "/rss.xml": "application/rss+xml; charset=utf-8",
     "/feed.json": "application/feed+json; charset=utf-8",
@@ -33,6 +34,7 @@ INTERFACE_FILES = {
     "/sw.js": "text/javascript; charset=utf-8",
     "/schemas/search-index.schema.json": "application/schema+json",
     "/schemas/search-prepared-index.schema.json": "application/schema+json",
+    "/schemas/search-phones.schema.json": "application/schema+json",
     "/schemas/directory-export.schema.json": "application/schema+json",
     "/schemas/directory-geojson.schema.json": "application/schema+json",
     "/schemas/datapackage.schema.json": "application/schema+json",

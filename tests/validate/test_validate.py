@@ -251,3 +251,15 @@ def test_a_broken_prepared_index(site):
             f"{entries} entries of search-index.json") in text, text
     assert f"FAIL {prepared}: city holds {entries + 1} values, not {entries}" in text, text
 
+
+def test_broken_search_phones(site):
+    phones = "search/phones.json"
+    site.edit(phones, lambda text: json.dumps({**json.loads(text), "phone": "1 2"}))
+    text = problems(site.validate())
+    entries = len(json.loads((site.path / "search-index.json").read_text(encoding="utf-8")))
+    assert (f"FAIL {phones}: phone holds 2 values, not {entries} for the {entries} entries "
+            "of search-index.json") in text, text
+    site.edit(phones, lambda text: json.dumps({**json.loads(text), "phone": "0522-99"}))
+    assert (f"FAIL {phones}: does not match schemas/search-phones.schema.json at phone"
+            in problems(site.validate()))
+

@@ -45,9 +45,11 @@ class PwaGenerator(Generator):
         # URLs that other capabilities own: the search page and index, the directory.
         search = search_settings(self.settings)
         self.search_url, self.search_index_url = search.page_url, search.index_save_as
-        # Read by scripts, kept for offline use: the index and the search page's own index.
+        # Read by scripts, kept for offline use: the index, the search page's own index and
+        # its phones.
         self.data_urls = tuple(dict.fromkeys(
-            url for url in (search.index_save_as, search.page_index_save_as) if url))
+            url for url in (search.index_save_as, search.page_index_save_as,
+                            search.page_phones_save_as) if url))
         self.directory_url = directory_settings(self.settings).index_url
 
     def _url(self, url):

@@ -17,8 +17,8 @@ from dalil.directory.settings import build_workers
 
 from .index import index_key, index_parts, serialised_texts
 from .opensearch import SHORT_NAME_MAX, opensearch_xml
-from .prepared import prepared_index, serialise_prepared
-from .schema import prepared_index_schema, search_index_schema, serialise_schema
+from .prepared import prepared_index, prepared_phones, serialise_prepared
+from .schema import phones_schema, prepared_index_schema, search_index_schema, serialise_schema
 from .settings import search_settings
 
 logger = logging.getLogger(__name__)
@@ -80,6 +80,7 @@ class SearchGenerator(Generator):
                            "DALIL_SEARCH_INDEX_SAVE_AS is empty")
         pages = {"index_url": root_path(cfg.index_save_as),
                  "page_index_url": root_path(cfg.page_index_save_as), "search_url": cfg.page_url,
+                 "page_phones_url": cfg.page_phones_save_as and root_path(cfg.page_phones_save_as),
                  "random_url": cfg.random_url, "result_limit": int(cfg.result_limit),
                  "facet_categories": directory.categories if directory else [],
                  "facet_cities": directory.cities if directory else []}
@@ -114,21 +115,28 @@ class SearchGenerator(Generator):
                     for piece in serialised_texts(texts, per_piece=1):
                         handle.write(piece)
             # The prepared index follows from the index's bytes alone: kept while they are.
-            if cfg.prepared_save_as and not files.keep_if_current(cfg.prepared_save_as, key):
+            # Its phones too, in a file of their own.
+            phones = cfg.page_phones_save_as
+            made = {cfg.prepared_save_as: prepared_index, phones: prepared_phones}
+            stale = files.keep_current([(path, key) for path in made if path])
+            if stale:
                 if any(part[0] is None for part in parts):  # some came as JSON from the memo
                     entries = json.loads(b"".join(serialised_texts(texts)))
                 else:
                     entries = [entry for part in parts for entry in part[0]]
-                files.write_keyed(cfg.prepared_save_as, key,
-                                  serialise_prepared(prepared_index(entries)))
+                for path, _ in stale:
+                    files.write_keyed(path, key, serialise_prepared(made[path](entries)))
             del parts, texts
-            files.precompress(*filter(None, (cfg.index_save_as, cfg.prepared_save_as)))
+            files.precompress(*filter(None, (cfg.index_save_as, cfg.prepared_save_as, phones)))
         if cfg.schema_save_as:
             files.write(cfg.schema_save_as,
                         serialise_schema(search_index_schema(siteurl, cfg.schema_save_as)))
         if cfg.prepared_schema_save_as:
             files.write(cfg.prepared_schema_save_as, serialise_schema(
                 prepared_index_schema(siteurl, cfg.prepared_schema_save_as)))
+        if cfg.phones_schema_save_as:
+            files.write(cfg.phones_schema_save_as, serialise_schema(
+                phones_schema(siteurl, cfg.phones_schema_save_as)))
         if self.opensearch_enabled:
             sitename = self.settings.get("SITENAME", "")
             description = cfg.opensearch_description or (

@@ -8,6 +8,7 @@ so two builds of the same content give the same bytes.
 import hashlib
 import json
 import logging
+import unicodedata
 
 from dalil.core.text import plain_text
 from dalil.core.urls import root_path
@@ -30,12 +31,23 @@ def make_entry(kind, slug, name, url, **optional):
     return entry
 
 
+def search_phone(phone):
+    """A phone as the search matches it: its digits (0-9), after a ``+`` when it is
+    written in international form (``+212 522 264 519``, or ``00212 ...``), so a
+    searcher tells ``+212`` from a trunk ``0``; ``""`` without digits."""
+    digits = "".join(str(unicodedata.digit(ch)) for ch in phone if ch.isdigit())
+    if phone.lstrip().startswith("+"):
+        return "+" + digits if digits else ""
+    return "+" + digits[2:] if digits.startswith("00") else digits
+
+
 def listing_entry(listing):
     image = listing.image if listing.image.startswith("/") else ""  # external images: no path
     coordinates = [listing.latitude, listing.longitude] if listing.has_coordinates else None
     return make_entry("listing", listing.slug, listing.name, listing.url,
                       n_en=listing.name_en, n_fr=listing.name_fr, c=listing.category.name,
-                      a=listing.short_address, img=root_path(image) if image else "",
+                      a=listing.short_address, p=search_phone(listing.phone),
+                      img=root_path(image) if image else "",
                       cs=listing.category.slug, ls=listing.city.slug, ll=coordinates)
 
 

@@ -19,8 +19,10 @@ import json
 from collections import Counter
 
 from .index import TYPES
+from .plurals import plural_pairs
 
 FORMAT = "dalil-search-prepared/1"
+PHONES_FORMAT = "dalil-search-phones/1"
 # The texts of an entry, in this order: each entry has one length per field.
 TEXT_FIELDS = ("n", "n_en", "n_fr", "a")
 SLUG_FIELD = "{slug}"
@@ -131,7 +133,15 @@ def prepared_index(entries):
         "img_patterns": img_patterns,
         "img_exceptions": img_exceptions,
         "keywords": keywords,
+        "plurals": plural_pairs(vocabulary),
     }
+
+
+def prepared_phones(entries):
+    """The phones (p) of the prepared index's entries, in its order: a file of its own,
+    fetched once the first results are shown (phone digits hardly compress)."""
+    # Like slug: a phone holds no space; an entry without one has "".
+    return {"format": PHONES_FORMAT, "phone": " ".join(entry.get("p", "") for entry in entries)}
 
 
 def _texts(entry):

@@ -6,7 +6,7 @@ import json
 from dalil.core.urls import absolute_url
 
 from .index import TYPES
-from .prepared import FORMAT, TEXT_FIELDS
+from .prepared import FORMAT, PHONES_FORMAT, TEXT_FIELDS
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 # Plain text on one line: no leading or trailing space, no line breaks or control characters.
@@ -14,6 +14,7 @@ TEXT = r"^[^\s\x00-\x1f\x7f-\x9f](?:[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f
 ROOT_PATH = r"^/(?!/)"
 # prepared.encode_numbers: numbers of base-32 digits, the last one in #-B, the others in
 # ]-| (no leading zero).
+PHONE = r"^\+?[0-9]+$"
 NUMBERS = r"^(?:(?:[\^-|][\]-|]*)?[#-B])*$"
 
 
@@ -51,6 +52,9 @@ def search_index_schema(siteurl, save_as):
                     "n_fr": {**text, "description": "French name"},
                     "c": {**text, "description": "category name (listings)"},
                     "a": {**text, "description": "address: street and city (listings)"},
+                    "p": {"type": "string", "pattern": PHONE,
+                          "description": "phone (listings): its digits, after a + when "
+                                         "written in international form (+ or 00)"},
                     "img": {**path, "description": "image path (listings)"},
                     "ll": {
                         "type": "array", "minItems": 2, "maxItems": 2,
@@ -72,7 +76,7 @@ def search_index_schema(siteurl, save_as):
                 "allOf": [
                     {"if": {"properties": {"t": {"const": "listing"}}},
                      "then": {"required": ["c", "cs", "ls"]},
-                     "else": {"properties": {"c": False, "a": False, "img": False,
+                     "else": {"properties": {"c": False, "a": False, "p": False, "img": False,
                                              "cs": False, "ls": False, "ll": False}}},
                     {"if": {"properties": {"t": {"const": "category"}}},
                      "else": {"properties": {"k": False}}},
@@ -86,6 +90,7 @@ def search_index_schema(siteurl, save_as):
 
 def prepared_index_schema(siteurl, save_as):
     count = {"type": "integer", "minimum": 0}
+    arabic_word = {"type": "string", "pattern": "^[\u0621-\u064a]{2,}$"}
     token_ids = {"type": "array", "items": count}
     numbers = {"type": "string", "pattern": NUMBERS}
 
@@ -108,7 +113,7 @@ def prepared_index_schema(siteurl, save_as):
         "type": "object",
         "required": ["format", "types", "url_patterns", "text_fields", "tokens", "type",
                      "slug", "text_lengths", "text_tokens", "category", "city", "img",
-                     "url_exceptions", "img_patterns", "img_exceptions", "keywords"],
+                     "url_exceptions", "img_patterns", "img_exceptions", "keywords", "plurals"],
         "additionalProperties": False,
         "properties": {
             "format": {"const": FORMAT, "description": "name and version of this format"},
@@ -159,6 +164,32 @@ def prepared_index_schema(siteurl, save_as):
             "keywords": pairs(count, {"type": "array", "items": token_ids},
                               "[category entry position, its keywords (k), each as token "
                               "numbers]"),
+            "plurals": column({"type": "array", "prefixItems": [arabic_word, arabic_word],
+                               "minItems": 2,
+                               "maxItems": 2},
+                              "[broken plural, singular] pairs of the Arramooz lexicon "
+                              "whose plural or singular is a word of the tokens "
+                              "(normalised: no tashkeel, ة as ه, ى as ي), sorted; the "
+                              "search finds either from the other"),
+        },
+    })
+
+
+def phones_schema(siteurl, save_as):
+    return _schema(siteurl, save_as, {
+        "title": "Dalil search phones",
+        "description": (
+            "The phones of the prepared search index's entries, in its order: the search "
+            "page fetches them after it, for queries of digits."
+        ),
+        "type": "object",
+        "required": ["format", "phone"],
+        "additionalProperties": False,
+        "properties": {
+            "format": {"const": PHONES_FORMAT, "description": "name and version of this format"},
+            "phone": {"type": "string", "pattern": r"^(\+?[0-9]+)?( (\+?[0-9]+)?)*$",
+                      "description": "the entries' phones (p of the search index; \"\" for an "
+                                     "entry without one), joined by one space"},
         },
     })
 

@@ -12,6 +12,10 @@ class SearchSettings:
     # The search page's index: the same entries as flat integer columns (prepared.py).
     prepared_save_as: str = "search/prepared-index.json"
     prepared_schema_save_as: str = "schemas/search-prepared-index.schema.json"
+    # The prepared index's phones: fetched after it, so that they add nothing to the
+    # bytes before the first results.
+    phones_save_as: str = "search/phones.json"
+    phones_schema_save_as: str = "schemas/search-phones.schema.json"
     opensearch_save_as: str = "opensearch.xml"
     # "" means SITENAME; OpenSearch allows at most 16 characters.
     opensearch_short_name: str = ""
@@ -31,6 +35,12 @@ class SearchSettings:
         if self.index_save_as and self.prepared_save_as:
             return self.prepared_save_as
         return self.index_save_as
+
+    @property
+    def page_phones_save_as(self):
+        """The phones the search page fetches after the prepared index, when both are
+        written ("" otherwise: the full index holds them)."""
+        return self.phones_save_as if self.page_index_save_as == self.prepared_save_as else ""
 
 
 def search_settings(settings):

@@ -57,6 +57,7 @@ DEFAULT_TYPE = "application/octet-stream"
 PUBLISHED_JSON_AND_XML = (
     "search-index.json",
     "search/prepared-index.json",
+    "search/phones.json",
     "build-info.json",
     "feed.json",
     "directory/export.json",

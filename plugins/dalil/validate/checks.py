@@ -252,6 +252,12 @@ def check_prepared_index(site, outputs, report):
             report.problem(path, "%s holds %d values, not %d for the %d entries of %s",
                            name, values, per_entry * len(entries), len(entries), index_path)
     report.count("prepared search index entries", len(entries))
+    phones = load_checked(site, outputs, "search_phones", "search_phones_schema", report)
+    if isinstance(phones, dict) and isinstance(phones.get("phone"), str):
+        values = len(phones["phone"].split(" "))
+        if values != len(entries):
+            report.problem(outputs.get("search_phones"), "phone holds %d values, not %d for the "
+                           "%d entries of %s", values, len(entries), len(entries), index_path)
 
 
 def check_exports(site, outputs, report):

@@ -106,23 +106,27 @@
       var last = word.charAt(word.length - 1);
       return last === "s" || last === "x" ? word.slice(0, -1) : word;
     }
-    var i, stemmed = word;
-    for (i = 0; i < ARTICLE_PREFIXES.length; i++) {
-      if (stemmed.startsWith(ARTICLE_PREFIXES[i]) && stemmed.length - ARTICLE_PREFIXES[i].length >= 3) {
-        stemmed = stemmed.slice(ARTICLE_PREFIXES[i].length);
-        break;
-      }
-    }
-    // A lone letter prefix only on a long word: بنك, فندق and كتاب start with one too.
-    if (stemmed === word && stemmed.length >= 5 && LETTER_PREFIXES.indexOf(stemmed.charAt(0)) >= 0) {
-      stemmed = stemmed.slice(1);
-    }
-    for (i = 0; i < SUFFIXES.length; i++) {
+    var stemmed = withoutPrefix(word);
+    for (var i = 0; i < SUFFIXES.length; i++) {
       if (stemmed.endsWith(SUFFIXES[i]) && stemmed.length - SUFFIXES[i].length >= 3) {
         return stemmed.slice(0, -SUFFIXES[i].length);
       }
     }
     return stemmed;
+  }
+
+  /* An Arabic word without its attached prefix (article, conjunction, preposition),
+     never below three letters; the word itself when it has none. */
+  function withoutPrefix(word) {
+    if (word.length < 4 || LATIN_WORD.test(word)) return word;
+    for (var i = 0; i < ARTICLE_PREFIXES.length; i++) {
+      if (word.startsWith(ARTICLE_PREFIXES[i]) && word.length - ARTICLE_PREFIXES[i].length >= 3) {
+        return word.slice(ARTICLE_PREFIXES[i].length);
+      }
+    }
+    // A lone letter prefix only on a long word: بنك, فندق and كتاب start with one too.
+    if (word.length >= 5 && LETTER_PREFIXES.indexOf(word.charAt(0)) >= 0) return word.slice(1);
+    return word;
   }
 
   /* Whether a and b are at most one edit apart: a letter changed, added or removed, or
@@ -139,6 +143,35 @@
         a.slice(i + 2) === b.slice(i + 2);  // two neighbours swapped
     }
     return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  }
+
+  // A query of digits and phone punctuation only, four digits or more, is also a phone.
+  var PHONE_QUERY = /^\+?[0-9 ().\/-]+$/, PHONE_MIN_DIGITS = 4, COUNTRY_CODE_MAX = 3;
+
+  /* The phone a query may be: { digits, international } (international: typed after
+     + or 00, which are not digits of it), or null. */
+  function phoneQuery(raw) {
+    var text = String(raw || "").replace(/[\u0660-\u0669\u06f0-\u06f9]/g, fold).trim();
+    if (!PHONE_QUERY.test(text)) return null;
+    var digits = text.replace(/[^0-9]/g, "");
+    var international = text.charAt(0) === "+" || digits.startsWith("00");
+    if (international && text.charAt(0) !== "+") digits = digits.slice(2);
+    return digits.length >= PHONE_MIN_DIGITS ? { digits: digits, international: international } : null;
+  }
+
+  /* Whether a listing's phone (the index's p: digits, after + when international)
+     holds the typed one. A country code (1 to 3 digits) typed stands for the trunk 0 of
+     a phone written nationally, and the other way round. */
+  function phoneMatches(phone, typed) {
+    var international = phone.charAt(0) === "+", digits = international ? phone.slice(1) : phone;
+    if (digits.indexOf(typed.digits) >= 0) return true;
+    for (var code = 1; code <= COUNTRY_CODE_MAX; code++) {
+      if (typed.international && !international && digits.charAt(0) === "0" &&
+          typed.digits.length - code >= 3 && digits.startsWith(typed.digits.slice(code), 1)) return true;
+      if (!typed.international && international && typed.digits.charAt(0) === "0" &&
+          digits.startsWith(typed.digits.slice(1), code)) return true;
+    }
+    return false;
   }
 
   var TYPES = ["listing", "category", "location", "news", "blog", "page"];
@@ -185,7 +218,7 @@
     return { tokens: data.tokens, type: type, slug: data.slug, img: decodeNumbers(data.img),
              url_patterns: data.url_patterns, url_exceptions: data.url_exceptions,
              img_patterns: data.img_patterns, img_exceptions: data.img_exceptions,
-             keywords: data.keywords,
+             keywords: data.keywords, plurals: data.plurals,
              text_lengths: decodeNumbers(data.text_lengths),
              text_tokens: decodeNumbers(data.text_tokens),
              category: termPositions(decodeNumbers(data.category), type, 1),
@@ -204,7 +237,8 @@
                     slug: entries.map(function (entry) { return entry.s; }).join(" "),
                     category: new Int32Array(count), city: new Int32Array(count),
                     img: new Int32Array(count), url_exceptions: [], img_exceptions: [],
-                    keywords: [] };
+                    phone: entries.map(function (entry) { return entry.p || ""; }).join(" "),
+                    keywords: [], plurals: [] };
     function ids(text) {
       if (!text) return [];
       return text.split(" ").map(function (token) {
@@ -394,13 +428,14 @@
       if (TYPES[type[e]] in terms) terms[TYPES[type[e]]].push(e);
     }
 
+    var collation = collationRanks(sortedWords);
     var order = [];
     for (e = 0; e < count; e++) order.push(e);
     order.sort(function (a, b) {
       var i = nameStart[a * NAMES], j = nameStart[b * NAMES];
       var endA = nameStart[a * NAMES + 1], endB = nameStart[b * NAMES + 1];
       for (; i < endA && j < endB; i++, j++) {
-        if (name[i] !== name[j]) return name[i] - name[j];
+        if (name[i] !== name[j]) return collation[name[i]] - collation[name[j]];
       }
       return (endA - i) - (endB - j) || a - b;  // a shorter name first; then type and slug
     });
@@ -408,6 +443,8 @@
       prepared: true,
       count: count, tokens: data.tokens, slugs: data.slug, slugStart: slugStart(data.slug, count),
       type: type, img: data.img, imgPatterns: data.img_patterns,
+      phones: data.phone || "",  // a prepared index's come after it (setPhones)
+      plurals: pluralForms(data.plurals || []),
       imgExceptions: data.img_exceptions,
       urlPatterns: data.url_patterns, urlExceptions: data.url_exceptions,
       tokenCount: tokenCount, tokenWordStart: tokenWordStart, tokenWords: tokenWords,
@@ -417,6 +454,43 @@
       otherPostings: otherPostings, category: category, city: city, members: members,
       terms: terms, order: new Int32Array(order)
     };
+  }
+
+  /* Each of the sorted normalised ``words``' place in name order: as in Arabic
+     collation, digits, then Arabic letters (whose code points, once normalised, follow
+     the alphabet), then words led by a Latin letter, then by any later script;
+     punctuation is gone already. The words are in code-point order: this only moves
+     the Latin-led ones after the Arabic-led, in one pass (no sort on a page's load). */
+  function collationRanks(words) {
+    var ranks = new Int32Array(words.length), next = 0, w, code;
+    function group(wanted) {
+      for (w = 0; w < words.length; w++) {
+        code = words[w].charCodeAt(0);
+        // 0: digits, Arabic (and the rare Latin-1 left); 1: Latin; 2: later scripts.
+        var kind = code >= 0x61 && code <= 0x7a ? 1 : code >= 0x0700 ? 2 : 0;
+        if (kind === wanted) ranks[w] = next++;
+      }
+    }
+    group(0);
+    group(1);
+    group(2);
+    return ranks;
+  }
+
+  /* Each normalised word of the [broken plural, singular] pairs with the other forms it
+     stands for: {word: [forms]} (a plain object: the worker hands it over). */
+  function pluralForms(pairs) {
+    var forms = {};
+    function add(word, other) {
+      if (!Object.prototype.hasOwnProperty.call(forms, word)) forms[word] = [];
+      if (forms[word].indexOf(other) < 0) forms[word].push(other);
+    }
+    pairs.forEach(function (pair) {
+      var plural = normalize(pair[0]), singular = normalize(pair[1]);
+      add(plural, singular);
+      add(singular, plural);
+    });
+    return forms;
   }
 
   /* Where each of the ``count`` slugs of a space-separated list starts; one more start
@@ -448,17 +522,70 @@
     return Array.from(buffers);
   }
 
-  var TYPO_MIN_LENGTH = 5;
+  var TYPO_MIN_LENGTH = 4;
 
-  /* A query word: the ranges of forms starting with it or its stem, and (five letters or
-     more) the forms one edit away, or starting one edit away, that those do not hold. */
-  function compileWord(word, index) {
-    var stemmed = stem(word), forms = index.forms;
+  // Latin typing of Arabic words (arabizi and common transliteration): both are reduced
+  // to a skeleton of consonant classes, vowels and the letters that often stand for
+  // them (ا و ي ء ع; a e i o u y w 2 3) dropped, doubled letters once.
+  var ARABIC_CLASSES = {
+    "\u0628": "b", "\u062a": "t", "\u062b": "t", "\u062c": "j", "\u062d": "h", "\u062e": "x",
+    "\u062f": "d", "\u0630": "d", "\u0631": "r", "\u0632": "z", "\u0633": "s", "\u0634": "c",
+    "\u0635": "s", "\u0636": "d", "\u0637": "t", "\u0638": "z", "\u063a": "g", "\u0641": "f",
+    "\u0642": "k", "\u0643": "k", "\u0644": "l", "\u0645": "m", "\u0646": "n", "\u0647": "h"
+  };
+  var LATIN_DIGRAPHS = /kh|gh|ch|sh|th|dh|dj|[^kgcstd]|[kgcstd]/g;
+  var LATIN_CLASSES = {
+    kh: "x", gh: "g", ch: "c", sh: "c", th: "t", dh: "d", dj: "j", "5": "x", "7": "h", "8": "g",
+    "9": "k", b: "b", p: "b", c: "k", d: "d", f: "f", v: "f", g: "k", h: "h", j: "j", k: "k",
+    q: "k", l: "l", m: "m", n: "n", r: "r", s: "s", t: "t", x: "ks", z: "z"
+  };
+  var TRANSLIT_MIN_LENGTH = 3, ARABIC_LETTER = /[\u0621-\u064a]/;
+
+  function onceEach(classes) {
+    return classes.replace(/(.)\1+/g, "$1");
+  }
+
+  /* The skeleton of a normalised Arabic word, its prefix off; a final ه (a ta marbuta
+     once normalised) is left out. */
+  function arabicSkeleton(word) {
+    var bare = withoutPrefix(word), classes = "";
+    for (var i = 0; i < bare.length; i++) {
+      if (i === bare.length - 1 && bare.charAt(i) === "\u0647" && i > 0) break;
+      classes += ARABIC_CLASSES[bare.charAt(i)] || "";
+    }
+    return onceEach(classes);
+  }
+
+  /* The skeleton of a Latin word as typed for an Arabic one: mat3am, hanout. */
+  function latinSkeleton(word) {
+    return onceEach(word.replace(LATIN_DIGRAPHS, function (letters) {
+      return LATIN_CLASSES[letters] || "";
+    }));
+  }
+
+  /* A query word: the ranges of forms starting with it or its stem, and (four letters or
+     more) the forms one edit away, or starting one edit away, that those do not hold.
+     A word of a city's or category's own name (``proper``), typed with or without a
+     prefix, is a proper name: it loses no suffix, so طنجة never finds الطنجية. */
+  function compileWord(word, index, proper) {
+    var bare = withoutPrefix(word), forms = index.forms;
+    var isProper = proper.has(word) || proper.has(bare), stemmed = isProper ? bare : stem(word);
     var starts = [word];
-    if (stemmed !== word) starts.push(stemmed);
+    if (bare !== word) starts.push(bare);
+    // Its broken plural or singular (فنادق, فندق), as it is typed.
+    [word, bare].forEach(function (form) {
+      if (Object.prototype.hasOwnProperty.call(index.plurals, form)) {
+        index.plurals[form].forEach(function (other) {
+          if (starts.indexOf(other) < 0) starts.push(other);
+        });
+      }
+    });
     var ranges = starts.map(function (start) { return prefixRange(forms, start); });
+    // What only the stem finds: never a city's or category's own name.
+    var stemRange = stemmed !== bare ? prefixRange(forms, stemmed) : null;
     var typos = [];
-    if (word.length >= TYPO_MIN_LENGTH) {
+    // A city's or category's name typed is no misspelling.
+    if (word.length >= TYPO_MIN_LENGTH && !isProper) {
       var n = word.length;
       for (var i = 0; i < forms.length; i++) {
         var form = forms[i];
@@ -472,21 +599,29 @@
         if (near) typos.push(i);
       }
     }
-    return { word: word, ranges: ranges, typos: typos };
+    return { word: word, ranges: ranges, stemRange: stemRange, typos: typos };
   }
 
-  // Flags of a token, a term or a group for one query word.
-  var EXACT = 1, TYPO = 2;
+  // Flags of a token, a term or a group for one query word; STEMMED: a form found by the
+  // query word's stem alone (tokenFlags makes it EXACT but on a city's names).
+  var EXACT = 1, TYPO = 2, STEMMED = 4;
 
   /* For each token, whether one of its forms starts with the query word (EXACT) or is
      one of its misspellings (TYPO). */
   function tokenFlags(index, compiled, flags, scratch) {
     var formFlags = scratch.forms.fill(0), wordFlags = scratch.words;
+    var stemRange = compiled.stemRange, proper = scratch.proper, f;
+    if (stemRange) formFlags.fill(STEMMED, stemRange[0], stemRange[1]);
     compiled.ranges.forEach(function (range) { formFlags.fill(EXACT, range[0], range[1]); });
     compiled.typos.forEach(function (form) { formFlags[form] |= TYPO; });
     for (var w = 0, words = index.words.length; w < words; w++) {
-      wordFlags[w] = formFlags[index.wordForm[w]] | formFlags[index.stemForm[w]];
+      // A proper name is found whole or by a prefix of it, not through a stem.
+      f = proper[w] ? formFlags[index.wordForm[w]] & ~STEMMED
+        : formFlags[index.wordForm[w]] | formFlags[index.stemForm[w]];
+      wordFlags[w] = f & STEMMED ? (f & ~STEMMED) | EXACT : f;
     }
+    // Arabic words typed in Latin letters rank as misspellings: after every exact match.
+    compiled.translit.forEach(function (word) { wordFlags[word] |= TYPO; });
     flags.fill(0);
     var start = index.tokenWordStart, tokenWords = index.tokenWords;
     for (var t = 0; t < index.tokenCount; t++) {
@@ -501,11 +636,15 @@
     return found;
   }
 
-  // Ranks: exact name, name prefix, words in names, in a category or its keywords, in the
-  // address; a match that needs a misspelt word comes after every exact one, and news,
+  // Where an entry holds a query word, from the best: in a name, in its category (names
+  // or keywords), in its city's names, elsewhere in its address.
+  var IN_NAME = 0, IN_CATEGORY = 1, IN_CITY = 2, IN_ADDRESS = 3;
+  // Ranks: exact name, name prefix, then RANK_NAME + the sum of where each word was found
+  // (every word in a name first; up to SPREAD), so that each word found in a better place
+  // counts; a match that needs a misspelt word comes after every exact one, and news,
   // blog articles and pages after the directory's entries (but for an exact name).
-  var RANK_EXACT = 0, RANK_PREFIX = 1, RANK_NAME = 2, RANK_CATEGORY = 3, RANK_ADDRESS = 4;
-  var RANK_TYPO = 5, RANK_CONTENT = 10, RANKS = 20;
+  var RANK_EXACT = 0, RANK_PREFIX = 1, RANK_NAME = 2, SPREAD = 9;
+  var RANK_TYPO = RANK_NAME + SPREAD + 1, RANK_CONTENT = 2 * RANK_TYPO, RANKS = 2 * RANK_CONTENT;
   var CONTENT_TYPE = 3;  // news, blog and page come after it in TYPES
 
   /* A searcher over a prepared index, or over the entries of /search-index.json. Each
@@ -527,10 +666,40 @@
     var marks = new Uint8Array(count), bounds = new Uint8Array(count);
     var flagPool = [];
     var scratch = { forms: new Uint8Array(index.forms.length),
-                    words: new Uint8Array(index.words.length) };
+                    words: new Uint8Array(index.words.length),
+                    proper: new Uint8Array(index.words.length) };
     var categoryCounts = new Int32Array(count), cityCounts = new Int32Array(count);
     var nameStart = index.nameStart, nameWords = index.nameWords;
     var headPool = new Uint8Array(index.words.length);
+    // The words of the categories' and cities' names: typed, they lose no suffix
+    // (compileWord). A city's are proper names: no other word's stem finds them
+    // (tokenFlags); a category's name is a common noun, its singular finds it.
+    var properWords = new Set();
+    index.terms.category.concat(index.terms.location).forEach(function (entry) {
+      var city = index.type[entry] === 2;
+      for (var at = nameStart[entry * NAMES]; at < nameStart[entry * NAMES + NAMES]; at++) {
+        properWords.add(index.words[nameWords[at]]);
+        if (city) scratch.proper[nameWords[at]] = 1;
+      }
+    });
+    var phones = null, phoneHits = new Uint8Array(count);  // phones: split on the first phone query
+
+    /* The phones of a prepared index's entries (its phones file's ``phone``), given
+       once they are fetched. */
+    function setPhones(text) {
+      var list = String(text).split(" ");
+      if (list.length !== count) throw new Error("search phones: " + list.length + " for " + count + " entries");
+      phones = list;
+    }
+
+    /* Marks the entries whose phone holds the typed one, in marks and phoneHits. */
+    function markPhones(typed) {
+      if (!phones) phones = index.phones ? index.phones.split(" ") : [];
+      phoneHits.fill(0);
+      for (var e = 0; e < count; e++) {
+        if (phones[e] && phoneMatches(phones[e], typed)) marks[e] = phoneHits[e] = 1;
+      }
+    }
 
     /* The flags of the tokens of an entry's fields [from, to). */
     function fieldFlags(entry, from, to, flags) {
@@ -578,8 +747,38 @@
       return result;
     }
 
+    var skeletons = null;  // made on the first Latin query word
+
+    /* The Arabic words (positions in index.words) a Latin word may stand for: their
+       skeleton is its own, or (three classes or more) starts with it. */
+    function transliterated(word) {
+      if (word.length < TRANSLIT_MIN_LENGTH || !LATIN_WORD.test(word) || !/[a-z]/.test(word)) return [];
+      var key = latinSkeleton(word);
+      if (key.length < 2) return [];
+      if (!skeletons) {
+        var pairs = [];
+        index.words.forEach(function (arabic, at) {
+          if (ARABIC_LETTER.test(arabic)) pairs.push([arabicSkeleton(arabic), at]);
+        });
+        pairs.sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]; });
+        skeletons = { keys: pairs.map(function (pair) { return pair[0]; }),
+                      words: pairs.map(function (pair) { return pair[1]; }) };
+      }
+      var range = prefixRange(skeletons.keys, key), found = [], cities = [];
+      for (var at = range[0]; at < range[1]; at++) {
+        var whole = skeletons.keys[at] === key, word = skeletons.words[at];
+        if (key.length >= 3 || whole) found.push(word);
+        if (whole && scratch.proper[word]) cities.push(word);
+      }
+      // A city's name typed in Latin letters is that proper name only (tanja: طنجة,
+      // not الطنجية).
+      return cities.length ? cities : found;
+    }
+
     /* A query word's flags for every token and every category and city. */
     function flagWord(compiled, at) {
+      compiled.translit = transliterated(compiled.word);
+      compiled.fuzzy = compiled.typos.length > 0 || compiled.translit.length > 0;
       if (!flagPool[at]) flagPool[at] = new Uint8Array(index.tokenCount);
       var flags = tokenFlags(index, compiled, flagPool[at], scratch);
       var term = new Map(), keywords = new Map();
@@ -590,8 +789,8 @@
         term.set(entry, found | inKeywords);
         keywords.set(entry, inKeywords);
       });
-      index.terms.location.forEach(function (entry) {  // its other names: the address has its name
-        term.set(entry, fieldFlags(entry, NAME_EN, NAMES, flags));
+      index.terms.location.forEach(function (entry) {  // its listings are in it: IN_CITY
+        term.set(entry, fieldFlags(entry, NAME, NAMES, flags));
       });
       compiled.flags = flags;
       compiled.term = term;
@@ -623,7 +822,7 @@
       var queryWords = query.split(" ");
       var words = queryWords.filter(function (word, at, list) {
         return list.indexOf(word) === at;
-      }).map(function (word, at) { return flagWord(compileWord(word, index), at); });
+      }).map(function (word, at) { return flagWord(compileWord(word, index, properWords), at); });
       var article = ["\u0627\u0644" + queryWords[0]].concat(queryWords.slice(1));
       var q = { words: words, plain: sequenceOf(queryWords), article: sequenceOf(article),
                 single: query.length === 1, heads: null };
@@ -631,32 +830,34 @@
       return q;
     }
 
-    /* Which of ``flag`` (EXACT or TYPO) groups of the entry hold the word: RANK_NAME,
-       RANK_CATEGORY, RANK_ADDRESS, or -1. */
+    /* Where the entry holds the word with ``flag`` (EXACT or TYPO): IN_NAME,
+       IN_CATEGORY, IN_CITY, IN_ADDRESS, or -1. A listing's city is found through the
+       city's entry (its names), before the address's own words. */
     function where(entry, word, flag, single) {
-      if (fieldFlags(entry, NAME, NAMES, word.flags) & flag) return RANK_NAME;
+      if (fieldFlags(entry, NAME, NAMES, word.flags) & flag) return IN_NAME;
       if (single) return -1;
       var category = index.category[entry];
       var inCategory = category >= 0 ? word.term.get(category) : word.keywords.get(entry);
-      if (inCategory & flag) return RANK_CATEGORY;
+      if (inCategory & flag) return IN_CATEGORY;
       var city = index.city[entry];
-      if ((fieldFlags(entry, ADDRESS, FIELDS, word.flags) |
-           (city >= 0 ? word.term.get(city) : 0)) & flag) return RANK_ADDRESS;
+      if (city >= 0 && word.term.get(city) & flag) return IN_CITY;
+      if (fieldFlags(entry, ADDRESS, FIELDS, word.flags) & flag) return IN_ADDRESS;
       return -1;
     }
 
     /* The rank of an entry for the compiled query, or -1 when a word does not match. */
     function rank(entry, q) {
-      var worst = RANK_NAME, typo = false;
+      var places = 0, typo = false;
       for (var w = 0; w < q.words.length; w++) {
         var found = where(entry, q.words[w], EXACT, q.single);
-        if (found < 0 && q.words[w].typos.length) {
+        if (found < 0 && q.words[w].fuzzy) {
           found = where(entry, q.words[w], TYPO, q.single);
           if (found >= 0) typo = true;
         }
         if (found < 0) return -1;
-        if (found > worst) worst = found;
+        places += found;
       }
+      var worst = RANK_NAME + Math.min(places, SPREAD);
       if (!typo && worst === RANK_NAME) {
         for (var n = 0; n < NAMES; n++) {
           var slot = entry * NAMES + n;
@@ -670,9 +871,9 @@
     }
 
     /* Marks the entries that may match the word: through a flagged token, or as a
-       listing of a flagged category or city. */
-    function markCandidates(word, single) {
-      marks.fill(0);
+       listing of a flagged category or city; ``adding`` keeps the marks already made. */
+    function markCandidates(word, single, adding) {
+      if (!adding) marks.fill(0);
       var postings = single ? [index.namePostings] : [index.namePostings, index.otherPostings];
       for (var t = 0; t < index.tokenCount; t++) {
         if (!word.flags[t]) continue;
@@ -747,6 +948,42 @@
       return heads;
     }
 
+    /* When no entry holds every word of a query of several, the entries that hold the
+       most of them, each ranked by the words it holds, into ``buckets``; their count.
+       The facets count them. */
+    function closestMatches(q, category, city, filtered, buckets, limit) {
+      marks.fill(0);
+      q.words.forEach(function (word) { markCandidates(word, q.single, true); });
+      var most = 1, kept = [];
+      for (var k = 0; k < count; k++) {
+        var entry = index.order[k];
+        if (!marks[entry] || !keeps(entry, category, city, filtered, false)) continue;
+        var held = 0, places = 0, typo = false;
+        for (var w = 0; w < q.words.length; w++) {
+          var found = where(entry, q.words[w], EXACT, q.single);
+          if (found < 0 && q.words[w].fuzzy) {
+            found = where(entry, q.words[w], TYPO, q.single);
+            if (found >= 0) typo = true;
+          }
+          if (found < 0) continue;
+          held++;
+          places += found;
+        }
+        if (held < most) continue;
+        if (held > most) {
+          most = held;
+          kept = [];
+        }
+        var worst = RANK_NAME + Math.min(places, SPREAD) + (typo ? RANK_TYPO : 0);
+        kept.push(entry, index.type[entry] < CONTENT_TYPE ? worst : worst + RANK_CONTENT);
+      }
+      for (var at = 0; at < kept.length; at += 2) {
+        keeps(kept[at], category, city, filtered, true);
+        if (buckets[kept[at + 1]].length < limit) buckets[kept[at + 1]].push(kept[at]);
+      }
+      return kept.length / 2;
+    }
+
     function termIndex(type, slug) {
       if (!slug) return -1;
       var at = positions.get(type + "/" + slug);
@@ -766,14 +1003,16 @@
       var filtered = category !== -1 || city !== -1;
       var facets = { category: {}, city: {} };
       if (!query && !filtered) {
-        return { query: query, total: 0, items: [], facets: facets, ms: performance.now() - started };
+        return { query: query, total: 0, items: [], facets: facets, closest: false,
+                 ms: performance.now() - started };
       }
-      var q = null;
+      var q = null, phone = phoneQuery(rawQuery);
       if (query) {
         q = compile(query);
         // The word with the fewest candidates is likely the longest one.
         var pivot = q.words.reduce(function (a, b) { return b.word.length > a.word.length ? b : a; });
         markCandidates(pivot, q.single);
+        if (phone) markPhones(phone);
       } else {
         marks.fill(1);
       }
@@ -785,7 +1024,7 @@
       // allow (1 + nameBound, 0: not kept), and the pass in name order ranks an entry only
       // while that rank could still be shown. Name order reads memory out of order: it
       // reads one byte per entry.
-      var oneWord = q !== null && q.words.length === 1;
+      var oneWord = q !== null && q.words.length === 1 && !phone;
       for (var e = 0; oneWord && e < count; e++) {
         bounds[e] = marks[e] && keeps(e, category, city, filtered, true) ? nameBound(e, q) + 1 : 0;
         if (bounds[e]) total++;
@@ -796,11 +1035,19 @@
         var isListing = index.type[entry] === 0;
         if (!q && !isListing) continue;
         var score = q ? rank(entry, q) : RANK_EXACT;
+        // A phone holding the typed digits counts as a word of the name.
+        if (phone && phoneHits[entry]) score = score < 0 ? RANK_NAME : Math.min(score, RANK_NAME);
         if (score < 0 || !keeps(entry, category, city, filtered, !oneWord)) continue;
         if (!oneWord) total++;
         if (score >= cut || buckets[score].length >= limit) continue;
         buckets[score].push(entry);
         if (oneWord) cut = unshownRank(buckets, limit);
+      }
+      // Nothing holds every word: the entries that hold the most, said so (closest).
+      var closest = false;
+      if (q !== null && total === 0 && q.words.length > 1) {
+        total = closestMatches(q, category, city, filtered, buckets, limit);
+        closest = total > 0;
       }
       index.terms.category.forEach(function (term) {
         if (categoryCounts[term]) facets.category[slug(term)] = categoryCounts[term];
@@ -815,11 +1062,17 @@
         var bucket = buckets[b];
         for (var j = 0; j < bucket.length && items.length < limit; j++) items.push(entryAt(bucket[j]));
       }
-      return { query: query, total: total, items: items, facets: facets,
+      return { query: query, total: total, items: items, facets: facets, closest: closest,
                ms: performance.now() - started };
     }
 
-    return { search: search, size: count };
+    /* The broken plurals of a prepared index ([plural, singular] pairs), for a searcher
+       given /search-index.json, which has none. */
+    function setPlurals(pairs) {
+      index.plurals = pluralForms(pairs);
+    }
+
+    return { search: search, size: count, setPhones: setPhones, setPlurals: setPlurals };
   }
 
   function join(base, path) {
@@ -875,6 +1128,7 @@
   (typeof window !== "undefined" ? window : self).DalilSearch = {
     normalize: normalize,
     stem: stem,
+    isPhone: function (text) { return phoneQuery(text) !== null; },
     loadIndex: loadIndex,
     prepareIndex: prepareIndex,
     transferList: transferList,

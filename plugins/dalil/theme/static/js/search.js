@@ -45,8 +45,29 @@
   /* Shows the current state's results; before the index is ready, says it is loading
      (the state is answered when it is). */
   function ask() {
-    if (searcher) render(searcher.search(input.value, shown, filters()));
-    else if (!failed) setStatus(dalilText("Loading the search index…"));
+    // A query of digits waits for the phones, fetched after the index.
+    if (searcher && (phonesDone || !core.isPhone(input.value))) {
+      render(searcher.search(input.value, shown, filters()));
+    } else if (!failed) {
+      setStatus(dalilText("Loading the search index…"));
+    }
+  }
+
+  var phonesDone = !root.dataset.phones;
+
+  /* The prepared index's phones, once its first results are shown; without them (a
+     failed fetch) digits are searched in the texts only. */
+  function fetchPhones() {
+    fetch(root.dataset.phones, { credentials: "same-origin" }).then(function (response) {
+      if (!response.ok) throw new Error("search phones: HTTP " + response.status);
+      return response.json();
+    }).then(function (data) {
+      searcher.setPhones(data.phone);
+    }).catch(function () {}).then(function () {
+      phonesDone = true;
+      root.dataset.phones = "ready";
+      if (core.isPhone(input.value)) ask();
+    });
   }
 
   /* Each option shows how many listings of the current query it would keep. */
@@ -112,6 +133,8 @@
       setStatus(dalilText("Type the name of a business, a category or a city to see results."));
     } else if (!result.total) {
       setStatus(emptyMessage(result.query ? raw.trim() : ""), "empty");
+    } else if (result.closest) {
+      setStatus(dalilText("No result holds every word of “%(query)s”. The closest matches:", { query: raw.trim() }), "closest");
     } else if (result.total > result.items.length) {
       setStatus(dalilText("Results: %(total)s. The first %(shown)s are shown.", { total: result.total, shown: result.items.length }));
     } else {
@@ -142,6 +165,7 @@
       searcher = core.createSearcher(message.index);
       root.dataset.ready = String(searcher.size);
       ask();
+      if (!phonesDone) fetchPhones();
     } else if (message.type === "error") {
       failed = true;
       root.dataset.ready = "error";
