@@ -53,6 +53,15 @@ def interface_settings(settings):
     return cfg
 
 
+def content_lang(settings):
+    """The language the content is written in (titles, names, untranslated text): the
+    site's ``DEFAULT_LANG``. A language's build (``dalil.core.languages``) keeps it as
+    ``DALIL_CONTENT_LANG``, as its own ``DEFAULT_LANG`` is the language it builds (so that
+    Pelican picks that language's translations)."""
+    return settings.get("DALIL_CONTENT_LANG") or settings.get("DEFAULT_LANG") \
+        or interface_settings(settings).lang
+
+
 def N_(message):
     """Mark ``message`` (English) for extraction; it is translated where it is shown."""
     return message
@@ -177,9 +186,9 @@ def install_interface(generator):
     env.globals["gettext"] = env.globals["_"] = remembered_gettext(
         env.globals["gettext"], compiled.gettext, compiled.dalil_digest)
     # Content keeps its language (DEFAULT_LANG) inside a page of another interface.
-    content_lang = generator.settings.get("DEFAULT_LANG") or cfg.lang
-    content_attrs = Markup(' lang="{}" dir="auto"').format(content_lang) \
-        if content_lang != cfg.lang else Markup("")
+    written_in = content_lang(generator.settings)
+    content_attrs = Markup(' lang="{}" dir="auto"').format(written_in) \
+        if written_in != cfg.lang else Markup("")
     # A name (listing, term, article, page) is set apart with its own direction, whatever
     # the interface's: "Dalil Pro." is not drawn ".Dalil Pro" on an RTL page.
     name_attrs = content_attrs or Markup(' dir="auto"')
