@@ -11,3 +11,7 @@ TIMEZONE = "Africa/Casablanca"
 DALIL_DIRECTORY_DEFAULT_COUNTRY = "المغرب"
 # A placeholder: set the real address before publishing.
 DALIL_SITEFILES_SECURITY_CONTACT = "security@dalil.example"
+
+# Arabic at the root, French under /fr/ and English under /en/.
+DALIL_LANGUAGES = ["ar", "fr", "en"]
+DALIL_LANGUAGE_SETTINGS = {"fr": {"SITENAME": "Dalil"}, "en": {"SITENAME": "Dalil"}}

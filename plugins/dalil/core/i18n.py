@@ -67,6 +67,11 @@ def N_(message):
     return message
 
 
+# The site's description where a setting gives none (base.html's, the manifest's).
+SITE_DESCRIPTION = N_("A directory of businesses and services: find restaurants, pharmacies, "
+                      "hotels and more in the cities of Morocco.")
+
+
 def read_catalog(lang, domain=DOMAIN):
     with (LOCALES / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as source:
         return read_po(source, locale=lang, domain=domain)
@@ -137,6 +142,12 @@ def format_day(value, lang):
 def weekday_name(day, lang):
     """The name of ``day`` (0 is Monday) in ``lang``, from CLDR."""
     return get_day_names("wide", locale=lang)[day]
+
+
+def build_gettext(context):
+    """The build's ``gettext`` (its interface language's catalog), for text made outside
+    templates (the manifest, the feeds' titles)."""
+    return context[CATALOGS_KEY][1].gettext
 
 
 def write_script_messages(context, settings):

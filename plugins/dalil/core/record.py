@@ -15,6 +15,7 @@ import json
 import logging
 import operator
 import os
+import re
 import stat
 
 from .output import UnsafeOutputPath, write_if_changed
@@ -22,8 +23,21 @@ from .output import UnsafeOutputPath, write_if_changed
 logger = logging.getLogger(__name__)
 
 RECORD_NAME = ".dalil-output-files.json"
+# In a site of several languages, each language after the first keeps its own record
+# (its build follows the first's, in the same folder): ".dalil-output-files.fr.json".
+_LANGUAGE_RECORD = re.compile(r"\.dalil-output-files\.([a-z]{2,3})\.json")
 # A list written by another version of the format is not trusted with a removal.
 RECORD_FORMAT = "dalil-output-files/1"
+
+
+def record_name(language_path=""):
+    """The record of the build of the language whose folder is ``language_path``."""
+    return f".dalil-output-files.{language_path.strip('/')}.json" if language_path else RECORD_NAME
+
+
+def is_record(name):
+    """Whether the file ``name`` (of the output folder) is a build's record."""
+    return name == RECORD_NAME or _LANGUAGE_RECORD.fullmatch(name) is not None
 
 
 def _relpaths(paths, root):
@@ -46,15 +60,14 @@ def produced_files(files, writer, staticfiles=()):
     produced.update(static.save_as for static in staticfiles if static.save_as)
     if os.sep != "/":
         produced = {relpath.replace(os.sep, "/") for relpath in produced}
-    produced.discard(RECORD_NAME)
-    return produced
+    return {relpath for relpath in produced if not is_record(relpath)}
 
 
-def previous_record(root):
-    """The relpaths the last build's record names, or an empty list when there is none
-    (a first build, an output folder made before records) or it is not one of ours."""
+def previous_record(root, name=RECORD_NAME):
+    """The relpaths the last build's record ``name`` names, or an empty list when there
+    is none (a first build, an output folder made before records) or it is not ours."""
     try:
-        with open(os.path.join(root, RECORD_NAME), encoding="utf-8") as handle:
+        with open(os.path.join(root, name), encoding="utf-8") as handle:
             record = json.load(handle)
     except (OSError, ValueError):
         return []
@@ -101,13 +114,20 @@ def _remove_empty_folders(root, removed):
             folder = os.path.dirname(folder)
 
 
-def retire_leftovers(files, writer, staticfiles=()):
-    """At the end of a successful build: remove what the last build's record names and
-    this build did not produce (``produced_files``), then record this build's files.
-    The number of files removed."""
+def retire_leftovers(files, writer, staticfiles=(), name=RECORD_NAME, languages=None):
+    """At the end of a successful build: remove what the last build's record ``name``
+    names and this build did not produce (``produced_files``), then record this build's
+    files. The first language's build (``languages``: the folders of the others) also
+    retires the pages of a language the site no longer has, and their record. The number
+    of files removed."""
     produced = produced_files(files, writer, staticfiles)
-    previous = previous_record(files.root)
+    previous = previous_record(files.root, name)
+    dropped = [] if languages is None else [
+        entry for entry in sorted(os.listdir(files.root))
+        if (match := _LANGUAGE_RECORD.fullmatch(entry)) and f"{match[1]}/" not in languages]
     leftovers = [relpath for relpath in previous if relpath not in produced]
+    leftovers += [relpath for record in dropped for relpath in previous_record(files.root, record)
+                  if relpath not in produced]
     removed = [target for relpath in leftovers if (target := _remove(files, relpath)) is not None]
     _remove_empty_folders(files.root, removed)
     if removed:
@@ -120,5 +140,7 @@ def retire_leftovers(files, writer, staticfiles=()):
             or not all(map(operator.lt, previous, itertools.islice(previous, 1, None)))):
         record = json.dumps({"format": RECORD_FORMAT, "files": sorted(produced)},
                             ensure_ascii=True)
-        write_if_changed(os.path.join(files.root, RECORD_NAME), record.encode("ascii"))
+        write_if_changed(os.path.join(files.root, name), record.encode("ascii"))
+    for record in dropped:
+        os.remove(os.path.join(files.root, record))
     return len(removed)

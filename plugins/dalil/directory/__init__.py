@@ -4,6 +4,7 @@ from pelican import signals
 
 from dalil.core.errors import install_log_filters
 from dalil.core.i18n import install_interface
+from dalil.core.languages import install_languages, prepare_first_language
 from dalil.core.memory import collect_previous_build, return_large_buffers
 from dalil.core.static import keep_unchanged_static
 from dalil.core.templates import (compile_page_code, escape_by_default, load_templates_once,
@@ -28,10 +29,12 @@ def get_generators(pelican_object):
 def register():
     install_log_filters()
     return_large_buffers()
+    signals.initialized.connect(prepare_first_language)
     signals.initialized.connect(claim_directory_folders)
     signals.readers_init.connect(use_for_content)
     signals.generator_init.connect(escape_by_default)
     signals.generator_init.connect(install_interface)
+    signals.generator_init.connect(install_languages)
     signals.generator_init.connect(render_once_parts)
     signals.generator_init.connect(compile_page_code)
     signals.generator_init.connect(reuse_compiled_templates)

@@ -24,6 +24,7 @@ from dalil.core.background import BACKGROUND_NICENESS
 from dalil.core.dates import build_time
 from dalil.core.errors import ContentErrors
 from dalil.core.i18n import N_, write_script_messages
+from dalil.core.languages import build_other_languages, language_record
 from dalil.core.memory import kept_for_the_build, leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
 from dalil.core.output import OBSERVER_KEY, output_files, write_if_changed
@@ -669,9 +670,11 @@ class DirectoryGenerator(Generator):
             self.writer_counts = (self.writer.changed, self.writer.unchanged)
             # Every writer joined: what the build produced is known, and only now.
             self.removed = retire_leftovers(output_files(self.context), self.writer,
-                                            self.context.get("staticfiles", ()))
+                                            self.context.get("staticfiles", ()),
+                                            **language_record(self.settings))
         print_summary(self, time.perf_counter() - self.started)
         leave_build_to_exit()
+        build_other_languages(pelican_object)
 
 
 def source_cache(settings):

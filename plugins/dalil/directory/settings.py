@@ -1,6 +1,7 @@
 """Settings of the directory, with their defaults (prefix ``DALIL_DIRECTORY_``)."""
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from dalil.core.parallel import worker_count
 from dalil.core.settings import read_settings
@@ -8,6 +9,11 @@ from dalil.core.settings import read_settings
 
 @dataclass(frozen=True)
 class DirectorySettings:
+    # Each language's own: below its folder in a site of several (dalil.core.languages).
+    PAGES: ClassVar[tuple] = (
+        "listing_url", "listing_save_as", "listing_draft_url", "listing_draft_save_as",
+        "category_url", "category_save_as", "city_url", "city_save_as", "index_url",
+        "index_save_as", "not_found_save_as")
     listing_paths: tuple = ("listings",)
     category_paths: tuple = ("categories",)
     city_paths: tuple = ("cities",)

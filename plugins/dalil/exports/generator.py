@@ -5,6 +5,7 @@ import logging
 from pelican.generators import Generator
 
 from dalil.core.dates import build_time
+from dalil.core.languages import writes_site_files
 from dalil.core.output import output_files
 from dalil.directory.model import CONTEXT_KEY
 from dalil.directory.settings import build_workers
@@ -36,6 +37,8 @@ class ExportsGenerator(Generator):
         # (it comes first): with a second core they are written while the rest of the
         # build reads and renders, as nothing else reads them.
         self.started = True
+        if not writes_site_files(self.settings):
+            return  # the first language's build writes them
         directory = self.context.get(CONTEXT_KEY)
         if directory is None:
             logger.error("dalil.exports: no directory model; add dalil.directory to PLUGINS")

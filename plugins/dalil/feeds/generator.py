@@ -4,6 +4,7 @@ import logging
 
 from pelican.generators import Generator
 
+from dalil.core.i18n import N_, build_gettext
 from dalil.core.output import output_files
 from dalil.core.text import plain_text
 
@@ -23,8 +24,13 @@ class FeedsGenerator(Generator):
         self.config = feeds_settings(self.settings)
 
     @property
+    def section(self):
+        """The feeds' own title: the setting's, else "News" in the build's language."""
+        return self.config.title or build_gettext(self.context)(N_("News"))
+
+    @property
     def title(self):
-        return plain_text(f"{self.settings.get('SITENAME', '')} - {self.config.title}")
+        return plain_text(f"{self.settings.get('SITENAME', '')} - {self.section}")
 
     def generate_context(self):
         cfg = self.config
@@ -51,7 +57,7 @@ class FeedsGenerator(Generator):
         if cfg.rss_save_as:
             writer.write_feed([FeedEntry(article, siteurl) for article in news], self.context,
                               cfg.rss_save_as, cfg.rss_save_as, feed_type="rss",
-                              feed_title=cfg.title)
+                              feed_title=self.section)
         if cfg.json_save_as:
             feed = json_feed(news, siteurl=siteurl, title=self.title, feed_url=cfg.json_save_as,
                              language=self.settings.get("DEFAULT_LANG", "ar"),

@@ -5,14 +5,18 @@ How many items: Pelican's ``FEED_MAX_ITEMS``. RSS item descriptions: Pelican's
 """
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from dalil.core.settings import read_settings
 
 
 @dataclass(frozen=True)
 class FeedsSettings:
+    # Each language's own: below its folder in a site of several (dalil.core.languages).
+    PAGES: ClassVar[tuple] = (
+        "rss_save_as", "json_save_as")
     category: str = "news"  # slug of the Pelican category the feeds carry
-    title: str = "الأخبار"  # after SITENAME: "دليل - الأخبار"
+    title: str = ""  # after SITENAME: "دليل - الأخبار"; "" means "News" in the build's language
     rss_save_as: str = "rss.xml"
     json_save_as: str = "feed.json"
 

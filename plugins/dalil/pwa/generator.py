@@ -7,9 +7,12 @@ from pathlib import Path
 from pelican.generators import Generator
 
 from dalil.core.dates import build_time, rfc3339_millis
-from dalil.core.i18n import N_, script_messages_save_as
+from dalil.core.i18n import (N_, SITE_DESCRIPTION, build_gettext, interface_settings,
+                             script_messages_save_as)
+from dalil.core.languages import writes_site_files
 from dalil.core.output import output_files
 from dalil.core.pages import register_page, site_pages
+from dalil.core.settings import language_path
 from dalil.core.templates import add_plugin_templates
 from dalil.directory.articles import empty_categories
 from dalil.directory.settings import directory_settings
@@ -85,8 +88,11 @@ class PwaGenerator(Generator):
         files = output_files(self.context)
         if cfg.manifest_save_as:
             self._check_manifest_targets(static_files)
-            files.write(cfg.manifest_save_as, manifest_json(self.settings, cfg, self._shortcuts()))
-        if cfg.sw_save_as:
+            description = cfg.description or build_gettext(self.context)(SITE_DESCRIPTION)
+            files.write(cfg.manifest_save_as, manifest_json(
+                self.settings, cfg, self._shortcuts(), interface_settings(self.settings),
+                description, home=language_path(self.settings)))
+        if cfg.sw_save_as and writes_site_files(self.settings):
             messages = script_messages_save_as(self.settings)  # written by the directory
             precache = [*static_files, (messages, Path(self.output_path) / messages)]
             if cfg.offline_save_as:  # written above
@@ -100,11 +106,15 @@ class PwaGenerator(Generator):
         cfg = self.config
         news_url = self.settings.get("CATEGORY_URL", "category/{slug}.html").format(
             slug=cfg.news_category)
+        gettext = build_gettext(self.context)
         return [
-            ("بحث", "ابحث في الدليل", self.search_url, "shortcut-search.png"),
-            ("الدليل", "كل الفئات والمدن", self.directory_url, "shortcut-directory.png"),
-            ("الأخبار", "آخر الأخبار", news_url, "shortcut-news.png"),
-            ("المحفوظات", "القوائم التي حفظتها", cfg.saved_url, "shortcut-saved.png"),
+            (gettext(name), gettext(description), url, icon)
+            for name, description, url, icon in (
+                (N_("Search"), N_("Search the directory"), self.search_url, "shortcut-search.png"),
+                (N_("Directory"), N_("Every category and city"), self.directory_url,
+                 "shortcut-directory.png"),
+                (N_("News"), N_("Latest news"), news_url, "shortcut-news.png"),
+                (N_("Saved"), N_("Listings you saved"), cfg.saved_url, "shortcut-saved.png"))
         ]
 
     def _check_manifest_targets(self, static_files):

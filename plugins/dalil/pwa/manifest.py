@@ -14,8 +14,10 @@ ICONS = (
 SHORTCUT_ICON_SIZE = 96
 
 
-def manifest_json(settings, cfg, shortcuts):
-    """The manifest's text. URLs are relative to the manifest, so it works under any host."""
+def manifest_json(settings, cfg, shortcuts, interface, description, home=""):
+    """The manifest's text, in the ``interface``'s language and direction, its app
+    starting at ``home`` (its language's home page). URLs are relative to the manifest,
+    so it works under any host."""
     base_dir = posixpath.dirname(cfg.manifest_save_as)
     icons_dir = settings.get("THEME_STATIC_DIR", "theme") + "/icons/"
 
@@ -30,12 +32,12 @@ def manifest_json(settings, cfg, shortcuts):
     manifest = {
         "name": cfg.name or sitename,
         "short_name": cfg.short_name or sitename,
-        "description": cfg.description,
-        "lang": "ar",
-        "dir": "rtl",
-        "id": relative_url("", base_dir),
-        "start_url": relative_url("", base_dir),
-        "scope": relative_url("", base_dir),
+        "description": description,
+        "lang": interface.lang,
+        "dir": interface.dir,
+        "id": relative_url(home, base_dir),
+        "start_url": relative_url(home, base_dir),
+        "scope": relative_url(home, base_dir),
         "display": "standalone",
         "theme_color": cfg.theme_color,
         "background_color": cfg.background_color,

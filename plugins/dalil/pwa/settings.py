@@ -1,12 +1,17 @@
 """Settings of the web-app files and pages, with their defaults (prefix ``DALIL_PWA_``)."""
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from dalil.core.settings import read_settings
 
 
 @dataclass(frozen=True)
 class PwaSettings:
+    # Each language's own: below its folder in a site of several (dalil.core.languages).
+    PAGES: ClassVar[tuple] = (
+        "manifest_save_as", "saved_url", "saved_save_as", "compare_url", "compare_save_as",
+        "offline_url", "offline_save_as")
     manifest_save_as: str = "manifest.webmanifest"
     # At the site's root, so the worker's scope is the whole site.
     sw_save_as: str = "sw.js"
@@ -18,7 +23,7 @@ class PwaSettings:
     offline_save_as: str = "offline/index.html"
     name: str = ""  # "" means SITENAME
     short_name: str = ""  # "" means SITENAME
-    description: str = "دليل الأعمال والخدمات: ابحث عن المطاعم والصيدليات والفنادق وغيرها في مدن المغرب."
+    description: str = ""  # "" means the theme's description, in the build's language
     # --brand and --paper of theme/static/css/dalil.css
     theme_color: str = "#0b5d3b"
     background_color: str = "#ffffff"

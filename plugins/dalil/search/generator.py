@@ -7,7 +7,8 @@ from pathlib import Path
 from pelican.generators import Generator
 
 from dalil.core.background import when_contexts_done
-from dalil.core.i18n import N_
+from dalil.core.i18n import N_, build_gettext, interface_settings
+from dalil.core.languages import writes_site_files
 from dalil.core.output import output_files
 from dalil.core.pages import register_page
 from dalil.core.templates import add_plugin_templates
@@ -65,9 +66,12 @@ class SearchGenerator(Generator):
                                                     "title": self.short_name}
 
     def _start_data_files(self):
+        files = output_files(self.context)
+        if not writes_site_files(self.settings):
+            self._write_opensearch(files)  # the first language's build writes the rest
+            return
         # Made from the contexts, and nothing else in the build reads them: with a second
         # core they are written beside all the pages.
-        files = output_files(self.context)
         directory = self.context.get(DIRECTORY_KEY)
         files.in_background(lambda: self._write_data_files(files, directory),
                             forked=build_workers(self.settings) > 1, rank=1)
@@ -137,11 +141,20 @@ class SearchGenerator(Generator):
         if cfg.phones_schema_save_as:
             files.write(cfg.phones_schema_save_as, serialise_schema(
                 phones_schema(siteurl, cfg.phones_schema_save_as)))
-        if self.opensearch_enabled:
-            sitename = self.settings.get("SITENAME", "")
-            description = cfg.opensearch_description or (
-                f"ابحث في {sitename}: الأنشطة التجارية والفئات والمدن والأخبار")
-            files.write(cfg.opensearch_save_as, opensearch_xml(
-                siteurl=siteurl, short_name=self.short_name, description=description,
-                page_url=cfg.page_url, self_url=cfg.opensearch_save_as,
-                image=cfg.opensearch_image, image_size=cfg.opensearch_image_size))
+        self._write_opensearch(files)
+
+    def _write_opensearch(self, files):
+        """Each language's OpenSearch description (its search page's)."""
+        cfg = self.config
+        if not self.opensearch_enabled:
+            return
+        siteurl = self.settings.get("SITEURL", "")
+        sitename = self.settings.get("SITENAME", "")
+        gettext = build_gettext(self.context)
+        description = cfg.opensearch_description or gettext(
+            N_("Search %(site)s: businesses, categories, cities and news")) % {"site": sitename}
+        files.write(cfg.opensearch_save_as, opensearch_xml(
+            siteurl=siteurl, short_name=self.short_name, description=description,
+            page_url=cfg.page_url, self_url=cfg.opensearch_save_as,
+            image=cfg.opensearch_image, image_size=cfg.opensearch_image_size,
+            language=interface_settings(self.settings).lang, example=gettext(N_("restaurant"))))

@@ -16,15 +16,17 @@ def _element(parent, name, text=None, **attributes):
     return element
 
 
-def opensearch_xml(*, siteurl, short_name, description, page_url, self_url, image, image_size):
-    """The description document as UTF-8 bytes; ``page_url`` is the search page's URL."""
+def opensearch_xml(*, siteurl, short_name, description, page_url, self_url, image, image_size,
+                   language, example):
+    """The description document as UTF-8 bytes; ``page_url`` is the search page's URL,
+    in ``language``; ``example`` is a query in it."""
     # ElementTree's default_namespace refuses unqualified attributes: declare it directly.
     root = ET.Element("OpenSearchDescription", xmlns=NAMESPACE)
     _element(root, "ShortName", short_name[:SHORT_NAME_MAX])
     _element(root, "Description", description[:DESCRIPTION_MAX])
     _element(root, "InputEncoding", "UTF-8")
     _element(root, "OutputEncoding", "UTF-8")
-    _element(root, "Language", "ar")
+    _element(root, "Language", language)
     if image:
         image_type = mimetypes.guess_type(image)[0] or "image/png"
         _element(root, "Image", absolute_url(siteurl, image), width=str(image_size),
@@ -34,7 +36,7 @@ def opensearch_xml(*, siteurl, short_name, description, page_url, self_url, imag
              template=search_url + "?q={searchTerms}")
     _element(root, "Url", type="application/opensearchdescription+xml", rel="self",
              template=absolute_url(siteurl, self_url))
-    _element(root, "Query", role="example", searchTerms="مطعم")
+    _element(root, "Query", role="example", searchTerms=example)
     _element(root, "SyndicationRight", "open")
     _element(root, "AdultContent", "false")
     ET.indent(root)

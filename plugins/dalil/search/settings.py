@@ -1,12 +1,16 @@
 """Settings of search and discovery, with their defaults (prefix ``DALIL_SEARCH_``)."""
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from dalil.core.settings import read_settings
 
 
 @dataclass(frozen=True)
 class SearchSettings:
+    # Each language's own: below its folder in a site of several (dalil.core.languages).
+    PAGES: ClassVar[tuple] = (
+        "opensearch_save_as", "page_url", "page_save_as", "random_url", "random_save_as")
     index_save_as: str = "search-index.json"
     schema_save_as: str = "schemas/search-index.schema.json"
     # The search page's index: the same entries as flat integer columns (prepared.py).

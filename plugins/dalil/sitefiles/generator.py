@@ -9,6 +9,7 @@ from pelican.generators import Generator
 
 from dalil.core.dates import build_time
 from dalil.core.errors import ContentErrors
+from dalil.core.languages import writes_site_files
 from dalil.core.output import output_files
 
 from .buildinfo import build_info
@@ -65,6 +66,8 @@ class SiteFilesGenerator(Generator):
         return sorted(path for path in paths if FINGERPRINTED.search(path))
 
     def generate_output(self, writer):
+        if not writes_site_files(self.settings):
+            return  # the first language's build writes them
         cfg = self.config
         files = output_files(self.context)
         if cfg.build_info_save_as:

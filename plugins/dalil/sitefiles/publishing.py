@@ -13,7 +13,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dalil.core.record import RECORD_NAME
+from dalil.core.record import is_record
 
 from .headers import HeaderPolicy, is_hidden, response_headers
 
@@ -61,7 +61,7 @@ def replace_folder(new, live):
 @contextlib.contextmanager
 def without_record(output_path):
     """Yield a folder beside ``output_path`` that holds its files but the build's record
-    of them (``RECORD_NAME``, never published), as hard links; removed after."""
+    of them (``is_record``, never published), as hard links; removed after."""
     output = Path(output_path).resolve()
     copy = _sibling(output, "publish")
     if copy.exists():
@@ -75,7 +75,8 @@ def without_record(output_path):
 
     try:
         shutil.copytree(output, copy, symlinks=True, copy_function=link,
-                        ignore=lambda folder, names: {RECORD_NAME} if Path(folder) == output else ())
+                        ignore=lambda folder, names: set(filter(is_record, names))
+                        if Path(folder) == output else ())
         yield copy
     finally:
         shutil.rmtree(copy, ignore_errors=True)

@@ -16,6 +16,7 @@ from pelican.generators import Generator
 from dalil.core.background import when_contexts_done, when_writer_made
 from dalil.core.dates import build_time, rfc3339, to_utc
 from dalil.core.i18n import N_, interface_settings, translations
+from dalil.core.languages import writes_site_files
 from dalil.core.output import output_files
 from dalil.core.pages import register_page, site_pages
 from dalil.core.templates import add_plugin_templates
@@ -71,6 +72,12 @@ class SitemapsGenerator(Generator):
             self.context[PAGE_CONTEXT_KEY] = cfg.page_url
 
     def _start_data_files(self):
+        if writes_site_files(self.settings):
+            self._start_site_files()
+        if self.config.page_save_as:
+            when_writer_made(self._start_page)
+
+    def _start_site_files(self):
         if not self.siteurl and (self.config.save_as or self.config.news_save_as
                                  or self.config.robots_save_as):
             logger.info("dalil.sitemaps: SITEURL is empty: sitemaps and robots.txt hold "
@@ -81,8 +88,6 @@ class SitemapsGenerator(Generator):
         # First: it lists every page of the site, the longest of the writers' functions.
         files.in_background(lambda: self._write_data_files(files),
                             forked=build_workers(self.settings) > 1, rank=2)
-        if self.config.page_save_as:
-            when_writer_made(self._start_page)
 
     def _start_page(self, writer):
         """The page, through Pelican's writer (which then learns of it), in a process of

@@ -1,6 +1,7 @@
 """Settings of the sitemaps and robots.txt, with their defaults (prefix ``DALIL_SITEMAPS_``)."""
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from dalil.core.settings import read_settings
 
@@ -11,6 +12,9 @@ PROTOCOL_MAX_BYTES = 50 * 1024 * 1024
 
 @dataclass(frozen=True)
 class SitemapsSettings:
+    # Each language's own: below its folder in a site of several (dalil.core.languages).
+    PAGES: ClassVar[tuple] = (
+        "page_url", "page_save_as")
     index_save_as: str = "sitemap-index.xml"
     save_as: str = "sitemap-{number}.xml"  # sub-sitemaps, numbered from 0
     max_urls: int = PROTOCOL_MAX_URLS

@@ -5,7 +5,7 @@ import os
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
-from dalil.core.record import RECORD_NAME
+from dalil.core.record import is_record
 
 from . import checks, html
 from .features import OUTPUTS, enabled_outputs
@@ -30,7 +30,8 @@ class Site:
             relfolder = Path(folder).relative_to(self.root).as_posix()
             for name in names:
                 self.files.add(name if relfolder == "." else f"{relfolder}/{name}")
-        self.files.discard(RECORD_NAME)  # the build's list of its files: never published
+        # The builds' lists of their files: never published.
+        self.files = {relpath for relpath in self.files if not is_record(relpath)}
 
     def exists(self, relpath):
         return relpath in self.files
