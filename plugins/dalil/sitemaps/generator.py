@@ -16,7 +16,7 @@ from pelican.generators import Generator
 from dalil.core.background import when_contexts_done, when_writer_made
 from dalil.core.dates import build_time, rfc3339, to_utc
 from dalil.core.i18n import N_, interface_settings, translations
-from dalil.core.languages import language_url, site_languages, writes_site_files
+from dalil.core.languages import language_folders, writes_site_files
 from dalil.core.output import output_files
 from dalil.core.pages import register_page, site_pages
 from dalil.core.templates import add_plugin_templates
@@ -63,9 +63,8 @@ class SitemapsGenerator(Generator):
         self.siteurl = self.settings.get("SITEURL", "")
         self.timezone = self.settings.get("TIMEZONE") or "UTC"
         # (lang, its folder) of each of the site's languages, if it has more than one.
-        languages = site_languages(self.settings)
-        self.language_folders = [(lang, language_url(self.settings, lang))
-                                 for lang in languages] if len(languages) > 1 else []
+        folders = language_folders(self.settings)
+        self.language_folders = folders if len(folders) > 1 else []
         self.page_started = False
         when_contexts_done(self, self._start_data_files)
 
