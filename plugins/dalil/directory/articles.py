@@ -219,7 +219,7 @@ def publish_page_links(generator):
     """``page_generator_finalized``: the footer's links to the site's pages, as plain
     data, so that a page's digest notices a renamed page (Page objects it cannot read)."""
     generator.context["dalil_page_links"] = tuple(
-        (page.url, plain_text(page.title)) for page in generator.pages)
+        (page.url, plain_text(page.title), page.lang) for page in generator.pages)
 
 
 def sanitize_content(instance):
