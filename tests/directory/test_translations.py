@@ -44,6 +44,10 @@ def site_files():
                                                   Date="2026-11-01 10:00")
     files["news/market.md"] = sb.metadata_file("نص خبر السوق.", Title=MARKET_AR, Slug="market",
                                                Date="2026-11-02 10:00")
+    # Translated into English only: the build of French shows the original.
+    files["news/market.en.md"] = sb.metadata_file("The market text.", Title="A new market",
+                                                  Slug="market", Lang="en",
+                                                  Date="2026-11-02 10:00")
     files["pages/about.fr.md"] = sb.metadata_file("À propos du site.", Title="À propos",
                                                   Slug="about", Lang="fr")
     return files

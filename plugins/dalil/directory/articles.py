@@ -66,12 +66,18 @@ def claim_directory_folders(pelican):
         settings[key] = excluded + [folder for folder in folders if folder not in excluded]
 
 
-def written_in_content_lang(generator, metadata):
+def tell_languages(generator, metadata):
     """``article_generator_context``, ``page_generator_context``: an article or page
     without ``Lang`` is in the language the content is written in, not in the build's
     ``DEFAULT_LANG`` (Pelican's default), which in another language's build is that of its
-    translations: the original is then told from them, and shown where there is none."""
-    metadata.setdefault("lang", content_lang(generator.settings))
+    translations: the original is then told from them, and shown where there is none.
+    One in a third language is a translation (Pelican's ``Translation``) this build does
+    not show: without one in the build's language, Pelican would show every version."""
+    settings = generator.settings
+    written_in = content_lang(settings)
+    lang = metadata.setdefault("lang", written_in)
+    if lang not in (written_in, settings.get("DEFAULT_LANG")):
+        metadata.setdefault("translation", "true")
 
 
 # generator -> {(wrapper class, name): the wrapper its content shares}
