@@ -14,10 +14,11 @@ from pelican.settings import read_settings
 from dalil.validate import validate_site
 from tests import sitebuilder as sb
 
-# The build of French in a site written in Arabic; translations of other languages are
-# not written anywhere (the languages' builds set Pelican's *_LANG_SAVE_AS so).
-FRENCH_BUILD = {"DEFAULT_LANG": "fr", "DALIL_INTERFACE_LANG": "fr", "DALIL_CONTENT_LANG": "ar",
-                "ARTICLE_LANG_SAVE_AS": "", "PAGE_LANG_SAVE_AS": ""}
+# The build of French in a site written in Arabic, as a site of several languages makes
+# it, alone (at the root): translations of other languages are not written anywhere (the
+# languages' builds set Pelican's *_LANG_SAVE_AS so).
+FRENCH_BUILD = {"DALIL_LANGUAGES": ["fr"], "DEFAULT_LANG": "fr", "DALIL_INTERFACE_LANG": "fr",
+                "DALIL_CONTENT_LANG": "ar", "ARTICLE_LANG_SAVE_AS": "", "PAGE_LANG_SAVE_AS": ""}
 
 LAUNCH_AR, LAUNCH_FR, LAUNCH_EN = "انطلاق الدليل", "Lancement du guide", "The guide opens"
 MARKET_AR = "سوق جديد في الرباط"
