@@ -217,3 +217,20 @@ def install_interface(generator):
     # Looked up once: a listing page names the seven days twice.
     day_names = [weekday_name(day, cfg.lang) for day in range(7)]
     env.filters["weekday"] = lambda value: day_names[value]
+    # Text in a language of its own (an item a build has no translation of): ``lang_attrs``.
+    env.globals.update(lang_attrs=functools.partial(lang_attrs, cfg.lang),
+                       title_attrs=functools.partial(title_attrs, cfg.lang))
+
+
+def lang_attrs(page_lang, lang):
+    """``lang`` and ``dir`` of text in ``lang`` (an untranslated article, page or listing
+    description) on a page in ``page_lang``: none when it is the page's language."""
+    if not lang or lang == page_lang:
+        return Markup("")
+    return Markup(' lang="{}" dir="{}"').format(lang, DIRECTIONS.get(lang, "auto"))
+
+
+def title_attrs(page_lang, lang):
+    """``lang_attrs`` of a title in ``lang``: in the page's language, still set apart
+    with its own direction (see ``name_attrs``)."""
+    return lang_attrs(page_lang, lang) or Markup(' dir="auto"')

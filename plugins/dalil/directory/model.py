@@ -106,6 +106,10 @@ class Listing:
     # The other fields of a listing from the source cache as ``marshal`` data (see
     # ``cached_listing``), None once they are set.
     packed: object = field(default=None, init=False, repr=False)
+    # The language of ``content`` and of ``summary`` when a translation shows them (see
+    # ``generator.translate``), None for the language listings are written in.
+    description_lang: object = field(default=None, init=False, repr=False)
+    summary_lang: object = field(default=None, init=False, repr=False)
 
     def __getattr__(self, name):
         """Only for a field not set: a listing from the source cache sets its packed fields
@@ -209,6 +213,7 @@ def cached_listing(core, category, city, packed):
     listing.modified = None if modified is None else _from_iso(modified)
     listing.summary = listing.content = TEXT_NOT_LOADED
     listing.packed = packed
+    listing.description_lang = listing.summary_lang = None
     return listing
 
 

@@ -53,6 +53,7 @@ PAGE_CACHE = "dalil_sitemap_page.marshal"
 class Link:
     url: str
     title: str  # plain text
+    lang: str = ""  # the language of ``title``, when it is content's (not the interface's)
 
 
 class SitemapsGenerator(Generator):
@@ -260,7 +261,8 @@ class SitemapsGenerator(Generator):
         directory = self.context.get(DIRECTORY_KEY)
         article_sections = []
         for category, articles in self.context.get("categories", []):
-            links = [Link(article.url, plain_text(article.title)) for article in articles]
+            links = [Link(article.url, plain_text(article.title), article.lang)
+                     for article in articles]
             article_sections.append({"slug": category.slug, "name": plain_text(category.name),
                                      "url": category.url if category.save_as else "",
                                      "links": links})
@@ -270,7 +272,7 @@ class SitemapsGenerator(Generator):
         gettext = translations(interface_settings(self.settings).lang).gettext
         pages = [Link(page.url, gettext(page.title)) for page in site_pages(self.context)
                  if page.indexable and page.url != self.config.page_url]
-        pages += [Link(page.url, plain_text(page.title))
+        pages += [Link(page.url, plain_text(page.title), page.lang)
                   for page in sorted(self.context.get("pages", []), key=lambda page: page.slug)]
         return {
             "sitemap_url": self.config.page_url,
@@ -319,9 +321,9 @@ def _page_digest(page):
     categories, cities = ([(term.url, term.name, len(term.listings)) for term in page[kind]]
                           for kind in ("categories", "cities"))
     sections = [(section["slug"], section["name"], section["url"],
-                 [(link.url, link.title) for link in section["links"]])
+                 [(link.url, link.title, link.lang) for link in section["links"]])
                 for section in page["article_sections"]]
-    pages = [(link.url, link.title) for link in page["page_links"]]
+    pages = [(link.url, link.title, link.lang) for link in page["page_links"]]
     hasher.update(marshal.dumps((page["sitemap_url"], categories, cities, sections, pages)))
     return hasher.digest()
 
