@@ -733,12 +733,17 @@
       return fromPattern(index.urlPatterns[index.type[entry]], entry);
     }
 
-    /* The entry as /search-index.json has it, for a result card (no coordinates). */
+    /* The entry as /search-index.json has it, for a result card (no coordinates), with
+       its category's names in the other languages (c_en, c_fr), which its card shows
+       on a page in one of them. */
     function entryAt(entry) {
       var result = { t: TYPES[index.type[entry]], s: slug(entry), n: text(entry, NAME) };
       var optional = [["n_en", text(entry, NAME_EN)], ["n_fr", text(entry, NAME_FR)]];
       var category = index.category[entry], city = index.city[entry];
-      if (category >= 0) optional.push(["c", text(category, NAME)]);
+      if (category >= 0) {
+        optional.push(["c", text(category, NAME)], ["c_en", text(category, NAME_EN)],
+                      ["c_fr", text(category, NAME_FR)]);
+      }
       optional.push(["a", text(entry, ADDRESS)], ["img", img(entry)]);
       if (category >= 0) optional.push(["cs", slug(category)]);
       if (city >= 0) optional.push(["ls", slug(city)]);
@@ -1101,24 +1106,24 @@
       link.appendChild(img);
     }
     var body = element("span", "result-body");
-    var name = element(headingTag || "span", "result-name", entry.n);
-    name.dir = "auto";
-    body.appendChild(name);
-    var shown = [entry.n];  // each name once: n_fr is often n_en ("Casablanca")
-    [["n_en", "en"], ["n_fr", "fr"]].forEach(function (pair) {
-      if (entry[pair[0]] && shown.indexOf(entry[pair[0]]) === -1) {
-        shown.push(entry[pair[0]]);
-        var alt = element("span", "result-alt", entry[pair[0]]);
-        alt.lang = pair[1];
-        alt.dir = "ltr";
-        body.appendChild(alt);
-      }
+    // Its name in the page's language where it has one (i18n.js), then its others, each
+    // once: n_fr is often n_en ("Casablanca").
+    var shown = dalilName(entry);
+    body.appendChild(dalilShowName(element(headingTag || "span", "result-name"), shown));
+    dalilOtherNames(entry, shown).forEach(function (other) {
+      var alt = element("span", "result-alt", other.text);
+      alt.lang = other.lang;
+      alt.dir = other.dir;
+      body.appendChild(alt);
     });
     var meta = element("span", "result-meta");
     meta.appendChild(element("span", "result-type type-" + entry.t, TYPE_LABELS[entry.t] || entry.t));
     // A category's name and an address keep their own direction, set apart from each other.
-    if (entry.c) meta.appendChild(element("span", "result-category", entry.c)).dir = "auto";
-    if (entry.a) meta.appendChild(element("span", "result-address", entry.a)).dir = "auto";
+    if (entry.c) {
+      meta.appendChild(dalilShowName(element("span", "result-category"),
+                                     dalilName({ n: entry.c, n_en: entry.c_en, n_fr: entry.c_fr })));
+    }
+    if (entry.a) meta.appendChild(dalilShowName(element("span", "result-address"), dalilContentText(entry.a)));
     body.appendChild(meta);
     link.appendChild(body);
     return link;
