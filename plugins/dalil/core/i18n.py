@@ -211,7 +211,8 @@ def install_interface(generator):
     # the interface's: "Dalil Pro." is not drawn ".Dalil Pro" on an RTL page.
     name_attrs = content_attrs or Markup(' dir="auto"')
     local_field = local_name_field(generator.settings)
-    own_attrs = Markup(' dir="auto"')  # a name in the page's language: set apart only
+    # A name in the page's language: said so, and set apart.
+    own_attrs = Markup(' lang="{}" dir="auto"').format(cfg.lang)
 
     def local_name(item):
         return shown_name(item, local_field)
