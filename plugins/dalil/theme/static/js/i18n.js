@@ -26,6 +26,9 @@
   // The language the content's titles are written in: the page's, unless it says another.
   var contentLang = document.documentElement.getAttribute('data-content-lang') || lang;
 
+  // The language of the names the page shows first (dalilName): "" when the Titles.
+  window.dalilNameLang = contentLang !== lang ? lang : '';
+
   /* A language's writing direction, from CLDR through Intl; "auto" where unknown. */
   function direction(language) {
     try {
@@ -40,7 +43,7 @@
      name in the page's language (n_fr, n_en) where it has one, else its Title (n), in
      the content's language. { text, lang }. */
   window.dalilName = function (entry) {
-    var own = contentLang !== lang && entry['n_' + lang];
+    var own = window.dalilNameLang && entry['n_' + lang];
     return own ? { text: own, lang: lang } : { text: entry.n, lang: contentLang };
   };
 

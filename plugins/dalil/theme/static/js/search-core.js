@@ -651,9 +651,14 @@
      keystroke marks the entries holding a token that matches the query's longest word,
      then ranks them in name order, keeping the first ``limit`` of each rank. One
      character matches the start of a word of a name only: "every entry with an alef"
-     helps nobody. */
-  function createSearcher(data) {
+     helps nobody. ``nameLang`` ("fr", "en"; optional) is the language of the names the
+     page shows (i18n.js's dalilNameLang): among entries of one rank, those whose name in
+     it holds the query come first. */
+  function createSearcher(data, nameLang) {
     var index = prepareIndex(data);
+    var localName = nameLang === "en" ? NAME_EN : nameLang === "fr" ? NAME_FR : -1;
+    // Buckets per rank: a match in the page's language's name, then the others.
+    var PER_RANK = localName < 0 ? 1 : 2;
     var count = index.count, textStart = index.textStart, textTokens = index.textTokens;
     var urlExceptions = new Map(index.urlExceptions);
     var imgExceptions = new Map(index.imgExceptions);
@@ -910,11 +915,23 @@
     /* The first rank whose entries can no longer be shown: the buckets before it fill
        the page (an entry found later goes after the ones of its rank). */
     function unshownRank(buckets, limit) {
-      for (var rank = 0, shown = 0; rank < RANKS; rank++) {
+      for (var rank = 0, shown = 0; rank < buckets.length; rank++) {
         shown += buckets[rank].length;
         if (shown >= limit) return rank;
       }
-      return RANKS;
+      return buckets.length;
+    }
+
+    /* The bucket of an entry of rank ``score``: with a page language's name, its match
+       there before the others of the rank (each query word in that name). */
+    function bucketOf(score, entry, q) {
+      if (PER_RANK === 1) return score;
+      for (var w = 0; q && w < q.words.length; w++) {
+        if (!(fieldFlags(entry, localName, localName + 1, q.words[w].flags) & (EXACT | TYPO))) {
+          return score * PER_RANK + 1;
+        }
+      }
+      return score * PER_RANK;
     }
 
     /* The best rank the entry's names allow: RANK_EXACT when one is the query,
@@ -984,7 +1001,8 @@
       }
       for (var at = 0; at < kept.length; at += 2) {
         keeps(kept[at], category, city, filtered, true);
-        if (buckets[kept[at + 1]].length < limit) buckets[kept[at + 1]].push(kept[at]);
+        var bucket = buckets[bucketOf(kept[at + 1], kept[at], q)];
+        if (bucket.length < limit) bucket.push(kept[at]);
       }
       return kept.length / 2;
     }
@@ -1022,8 +1040,8 @@
         marks.fill(1);
       }
       var buckets = [];
-      for (var b = 0; b < RANKS; b++) buckets.push([]);
-      var total = 0, cut = RANKS;
+      for (var b = 0; b < RANKS * PER_RANK; b++) buckets.push([]);
+      var total = 0, cut = buckets.length;
       // Of one word, every marked entry matches (markCandidates marks what where()
       // finds): one pass in entry order counts them and notes the best rank their names
       // allow (1 + nameBound, 0: not kept), and the pass in name order ranks an entry only
@@ -1036,7 +1054,7 @@
       }
       for (var k = 0; k < count && cut > 0; k++) {
         var entry = index.order[k];
-        if (oneWord ? !bounds[entry] || bounds[entry] - 1 >= cut : !marks[entry]) continue;
+        if (oneWord ? !bounds[entry] || (bounds[entry] - 1) * PER_RANK >= cut : !marks[entry]) continue;
         var isListing = index.type[entry] === 0;
         if (!q && !isListing) continue;
         var score = q ? rank(entry, q) : RANK_EXACT;
@@ -1044,8 +1062,9 @@
         if (phone && phoneHits[entry]) score = score < 0 ? RANK_NAME : Math.min(score, RANK_NAME);
         if (score < 0 || !keeps(entry, category, city, filtered, !oneWord)) continue;
         if (!oneWord) total++;
-        if (score >= cut || buckets[score].length >= limit) continue;
-        buckets[score].push(entry);
+        var slot = bucketOf(score, entry, q);
+        if (slot >= cut || buckets[slot].length >= limit) continue;
+        buckets[slot].push(entry);
         if (oneWord) cut = unshownRank(buckets, limit);
       }
       // Nothing holds every word: the entries that hold the most, said so (closest).
@@ -1063,7 +1082,7 @@
         cityCounts[term] = 0;
       });
       var items = [];
-      for (b = 0; b < RANKS && items.length < limit; b++) {
+      for (b = 0; b < buckets.length && items.length < limit; b++) {
         var bucket = buckets[b];
         for (var j = 0; j < bucket.length && items.length < limit; j++) items.push(entryAt(bucket[j]));
       }
