@@ -178,6 +178,29 @@ def test_english_pages_show_english_names(english):
                                                               ("Hôtels", "fr", "ltr")]
 
 
+def test_a_new_french_name_reaches_every_page_in_a_cached_rebuild(tmp_path):
+    """With the content cache, a listing's and a category's edited Name_fr are on the
+    pages of the French build made again, as a clean build makes them."""
+    settings = {"DEFAULT_LANG": "fr", "DALIL_INTERFACE_LANG": "fr", "DALIL_CONTENT_LANG": "ar",
+                "CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True}
+    first = sb.build_site(tmp_path / "site", files(), **settings)
+    assert first.returncode == 0, first.log
+    renamed = {**sb.listing("zaytouna", ZAYTOUNA, Name_en="Zaytouna", Name_fr="Chez Zaytouna",
+                            Date="2026-10-01", Summary="مطعم مغربي."),
+               **sb.category("hotels", "فنادق", "Hotels", "Hôtellerie")}
+    sb.write_site(tmp_path / "site", renamed, **settings)
+    again = sb.run_pelican(tmp_path / "site")
+    assert again.returncode == 0, again.log
+    clean = sb.build_site(tmp_path / "clean", {**files(), **renamed}, **settings)
+    assert clean.returncode == 0, clean.log
+    for relpath in ("sitemap/index.html", "index.html", "directory/index.html",
+                    "directory/listing/zaytouna/index.html", "directory/listing/alpha/index.html",
+                    "directory/category/restaurants/index.html", "search/index.html"):
+        assert again.read(relpath) == clean.read(relpath), relpath
+    sitemap = again.read("sitemap/index.html")
+    assert "Chez Zaytouna" in sitemap and "Hôtellerie" in sitemap
+
+
 def test_an_arabic_page_shows_the_titles_as_before(arabic):
     page = soup(arabic, "directory/listing/zaytouna/index.html")
     assert not page.html.has_attr("data-content-lang")
