@@ -43,7 +43,8 @@ def listing_json_ld(listing, siteurl, summary_text, name_field=None):
         "name": name,
         "url": absolute_url(siteurl, listing.url),
     }
-    shown_field = name_field if name_field and getattr(listing, name_field) else "name"
+    # A language without a name field (name_ar on a site written in English) shows the Title.
+    shown_field = name_field if name_field and getattr(listing, name_field, "") else "name"
     alternate = [getattr(listing, field) for field in ("name", "name_en", "name_fr")
                  if field != shown_field and getattr(listing, field)]
     if alternate:
