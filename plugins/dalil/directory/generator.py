@@ -23,7 +23,8 @@ from pelican.readers import Readers, find_empty_alt
 from dalil.core.background import BACKGROUND_NICENESS
 from dalil.core.dates import build_time
 from dalil.core.errors import ContentErrors
-from dalil.core.i18n import N_, content_lang, write_script_messages
+from dalil.core.i18n import (N_, content_lang, local_name_field, shown_name,
+                             write_script_messages)
 from dalil.core.languages import build_other_languages, language_record
 from dalil.core.memory import kept_for_the_build, leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
@@ -96,6 +97,8 @@ class DirectoryGenerator(Generator):
         self.workers = worker_count(self.config.workers)
         self.lean_reader = LeanMarkdownReader(reader_settings)
         self.near_me_index = near_me_index(self.settings)
+        # The listings' and terms' names in the pages' language: their ``name_fr``, say.
+        self.local_name_field = local_name_field(self.settings)
         self.source_cache = source_cache(self.settings)
         self.content_folder = os.path.basename(os.path.abspath(self.path))
         self.collator = None  # loaded on first use, dropped once the listings are sorted
@@ -276,6 +279,12 @@ class DirectoryGenerator(Generator):
             self.collator = WordCollator()
         weights = self.collator.sort_key(name)
         return struct.pack(f">{len(weights)}I", *weights)
+
+    def _shown_name_order(self, sort_keys):
+        """The sort key of a term by the name its pages show (``shown_name``), then slug."""
+        if self.local_name_field is None:
+            return lambda term: (sort_keys[id(term)], term.slug)
+        return lambda term: (self.collation_key(shown_name(term, self.local_name_field)), term.slug)
 
     def read_source(self, relpath):
         """``(content, metadata)`` of one source file (runs in a worker)."""
@@ -475,8 +484,8 @@ class DirectoryGenerator(Generator):
             drafts=[listing for listing in listings if listing.status == "draft"],
             categories=[categories[slug] for slug in sorted(categories)],
             cities=[cities[slug] for slug in sorted(cities)],
-            categories_by_name=sorted(categories.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
-            cities_by_name=sorted(cities.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
+            categories_by_name=sorted(categories.values(), key=self._shown_name_order(sort_keys)),
+            cities_by_name=sorted(cities.values(), key=self._shown_name_order(sort_keys)),
         )
         directory.newest_known = directory.newest(NEWEST_KNOWN)
         directory.newest_by_term = newest_by_term
@@ -652,7 +661,7 @@ class DirectoryGenerator(Generator):
             extra = {"listing": listing, "noindex": listing.status != "published",
                      "summary_text": summary_text,
                      "json_ld": listing_json_ld(listing, self.settings.get("SITEURL", ""),
-                                                summary_text)}
+                                                summary_text, self.local_name_field)}
             if self.cards is not None and listing.status == "published":
                 card = str(self._card_macro()(listing, self.context.get("SITEURL"), 2))
         else:

@@ -38,12 +38,14 @@ class TextNotLoaded:
 TEXT_NOT_LOADED = TextNotLoaded()
 
 
-def alternate_names(item, shown):
-    """``[(lang, name)]``: the English and French names of a listing or term, each once and
-    without ``shown`` (the name the page already shows): "Casablanca", not "Casablanca ·
-    Casablanca", when both are the same."""
+def alternate_names(item, shown, title_lang=""):
+    """``[(lang, name)]``: the names of a listing or term a page does not show already
+    (``shown``), each once: its Title (written in ``title_lang``; left out without it),
+    then its English and French names. "Casablanca", not "Casablanca · Casablanca",
+    when two are the same."""
     names = []
-    for lang, name in (("en", item.name_en), ("fr", item.name_fr)):
+    for lang, name in ((title_lang, item.name if title_lang else ""),
+                       ("en", item.name_en), ("fr", item.name_fr)):
         if name and name != shown and all(name != other for _, other in names):
             names.append((lang, name))
     return names
