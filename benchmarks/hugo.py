@@ -218,10 +218,6 @@ def front_matter(kind, fields, names=None):
         matter["lastmod"] = hugo_date(fields["modified"])
     if "summary" in fields:
         matter["summary"] = fields["summary"]
-    if kind in ("categories", "cities"):
-        for key in ("name_en", "name_fr"):
-            if key in fields:
-                matter[key] = fields[key]
     if kind == "listings":
         matter["categories"] = [fields["category"]]
         matter["cities"] = [fields["city"]]
@@ -303,6 +299,9 @@ def write_site(folder, files, baseurl, languages=None, data_outputs=False):
         for lang in languages:
             fields, body = by_lang.get(lang, (first_fields, first_body))
             matter = front_matter(kind, fields, names if data_outputs else None)
+            if kind in names:  # a term's other names, for the search index
+                matter.update({key: fields[key] for key in ("name_en", "name_fr")
+                               if key in fields})
             if lang != languages[0] and fields.get(f"name_{lang}"):
                 matter["title"] = fields[f"name_{lang}"]
             suffix = "" if lang == languages[0] else f".{lang}"
