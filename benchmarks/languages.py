@@ -101,17 +101,19 @@ def bench_size(repo, workdir, listings, languages=LANGUAGES, rounds=3, hugo_comm
     ratio = ratios["dalil/hugo"]
     failed = sorted({tool for builds in cold for tool, result in builds.items()
                      if result["returncode"]})
+    pages = {tool: pages_per_language(outputs[tool], PAGES[tool], languages) for tool in outputs}
+    # A failed build, or one that wrote fewer languages (a Dalil without DALIL_LANGUAGES),
+    # did not do the same job: no verdict then.
+    same_job = not failed and pages["dalil"] == pages["hugo"]
     return {
         "listings": listings, "languages": list(languages), "content_files": totals,
         "published_listings": len(build.published_listings(site / "content")),
         "rounds": cold, "summary": summary, "ratios": ratios,
-        # A failed build's figures are no build's: no verdict then.
-        "failed": failed,
+        "failed": failed, "same_pages": pages["dalil"] == pages["hugo"],
         "issue_42": {metric: {"ratio_median": ratio[metric]["median"], "at_most": bound,
-                              "met": None if failed else ratio[metric]["median"] <= bound}
+                              "met": ratio[metric]["median"] <= bound if same_job else None}
                      for metric, bound in TARGETS.items()},
-        "pages": {tool: pages_per_language(outputs[tool], PAGES[tool], languages)
-                  for tool in outputs},
+        "pages": pages,
         "data_files": {tool: data_files(folder) for tool, folder in outputs.items()},
         "files": {tool: len(build.snapshot(folder)) for tool, folder in outputs.items()},
     }
@@ -173,6 +175,7 @@ def table(report):
         ratios.add_row(size, *(build._median_range(ratio[metric], "×")
                                for metric in ("seconds", "cpu_seconds", "peak_pss_mib")),
                        f"{' and '.join(entry['failed'])} failed" if entry["failed"] else
+                       "not the same pages" if not entry["same_pages"] else
                        ", ".join(f"{'met' if value['met'] else 'not met'} "
                                  f"({VERDICT_NAMES[metric]} ≤ {value['at_most']}×)"
                                  for metric, value in verdict.items()))
