@@ -49,6 +49,8 @@ def _settings_dalil(repo, site, extra):
         "CACHE_CONTENT = True",
         "LOAD_CONTENT_CACHE = True",
         f"DALIL_PERF_TIMINGS_PATH = {str(site / 'dalil-timings.json')!r}",
+        # The sample site has three languages; this bench measures one (bench-languages: three).
+        "DALIL_LANGUAGES = ['ar']",
     ]
     lines += [f"{key} = {value!r}" for key, value in sorted(extra.items())]
     return "\n".join(lines) + "\n"
