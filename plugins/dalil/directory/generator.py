@@ -749,7 +749,8 @@ def source_cache(settings):
     cache = memory.get(key) if memory is not None else None
     run = settings.get(LANGUAGES_RUN_KEY)  # a site of several languages
     if cache is None:
-        cache = SourceCache(settings, "dalil_directory_records", shared=run is not None and not folder)
+        cache = SourceCache(settings, "dalil_directory_records",
+                            shared=run is not None and not folder)
         if memory is not None:
             memory[key] = cache
     # The first language's build reads the files; the others take its records.
