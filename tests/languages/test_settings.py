@@ -105,3 +105,21 @@ def test_the_other_languages_take_the_first_s_records_and_read_no_file(build_sit
     assert summaries[0].startswith(":") and ": 0 sources read" not in summaries[0]
     assert summaries[1].startswith(" (fr):") and "; 0 sources read;" in summaries[1]
     assert page(result, "fr/directory/listing/zaytouna/index.html").html["lang"] == "fr"
+
+
+def test_validate_checks_each_language_s_files_and_leftover_pages(build_site):
+    from pelican.settings import read_settings
+
+    from dalil.validate import validate_site
+
+    result = build_site(files(), DALIL_LANGUAGES=["ar", "fr"])
+    assert result.returncode == 0, result.log
+    settings = read_settings(str(result.root / "pelicanconf.py"))
+    assert validate_site(result.output, settings).problems == []
+    result.path("fr/rss.xml").unlink()
+    ghost = result.path("fr/directory/listing/ghost/index.html")
+    ghost.parent.mkdir(parents=True)
+    ghost.write_bytes(result.read("fr/directory/listing/zaytouna/index.html", "b"))
+    problems = dict(validate_site(result.output, settings).problems)
+    assert "is missing" in problems["fr/rss.xml"]
+    assert "'ghost', which the exports do not hold" in problems["fr/directory/listing/ghost/index.html"]
