@@ -92,6 +92,13 @@ def build_sample_site(output, fatal="warnings", **settings):
     return BuildResult(REPO, output, completed.returncode, completed.stdout, completed.stderr)
 
 
+def sample_files():
+    """``{relpath: bytes}`` of the sample site's content (content/), to build a copy."""
+    content = REPO / "content"
+    return {path.relative_to(content).as_posix(): path.read_bytes()
+            for path in sorted(content.rglob("*")) if path.is_file()}
+
+
 def write_site(root, files, **settings):
     root.mkdir(parents=True, exist_ok=True)
     (root / "content").mkdir(exist_ok=True)

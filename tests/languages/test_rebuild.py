@@ -1,0 +1,123 @@
+"""Building again into the same output folder: a one-listing edit rewrites that listing's
+pages in each language and the pages that list it, no other page; a language taken off
+``DALIL_LANGUAGES`` takes its pages and its record away, the others staying."""
+
+import re
+from dataclasses import dataclass
+
+import pytest
+from lxml import html
+
+from tests import sitebuilder as sb
+
+from .pages import FOLDERS, LANGUAGES, language_of, versions
+
+CACHE = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True}
+EDITED = "listings/zaytouna-restaurant.md"
+SLUG = "zaytouna-restaurant"
+ADDED = "فتحنا قاعة جديدة للعائلات."
+
+
+@dataclass
+class Step:
+    """The output folder as one build left it: each file's bytes and mtime, the log."""
+
+    log: str
+    data: dict
+    mtimes: dict
+
+    @classmethod
+    def of(cls, result):
+        assert result.returncode == 0, result.log
+        files = [path for path in sorted(result.output.rglob("*")) if path.is_file()]
+        relpaths = [path.relative_to(result.output).as_posix() for path in files]
+        return cls(result.log, {relpath: path.read_bytes() for relpath, path in zip(relpaths, files)},
+                   {relpath: path.stat().st_mtime_ns for relpath, path in zip(relpaths, files)})
+
+    def pages(self):
+        return [relpath for relpath in self.data if relpath.endswith(".html")]
+
+    def text(self, relpath):
+        return self.data[relpath].decode("utf-8")
+
+    def parse(self, relpath):
+        return html.fromstring(self.data[relpath])
+
+
+@pytest.fixture(scope="module")
+def rebuilds(tmp_path_factory):
+    """A copy of the sample site built in its three languages (with the content cache),
+    then again after one listing's edit, then again without English: each a ``Step``."""
+    root = tmp_path_factory.mktemp("rebuilds")
+    files = sb.sample_files()
+    steps = {"first": Step.of(sb.build_site(root, files, **CACHE))}
+    text = files[EDITED].decode("utf-8")
+    sb.write_site(root, {EDITED: text.rstrip("\n") + "\n\n" + ADDED + "\n"}, **CACHE)
+    steps["edited"] = Step.of(sb.run_pelican(root))
+    sb.write_site(root, {}, DALIL_LANGUAGES=["ar", "fr"], **CACHE)
+    steps["without_english"] = Step.of(sb.run_pelican(root))
+    return steps
+
+
+def listing_pages():
+    return {FOLDERS[lang] + f"directory/listing/{SLUG}/index.html" for lang in LANGUAGES}
+
+
+def changed(before, after):
+    return {relpath for relpath in after.mtimes
+            if before.mtimes.get(relpath) != after.mtimes[relpath]}
+
+
+def test_an_edit_rewrites_the_listing_s_pages_in_each_language(rebuilds):
+    edited = rebuilds["edited"]
+    assert listing_pages() <= changed(rebuilds["first"], edited)
+    for relpath in listing_pages():
+        assert ADDED in edited.text(relpath), relpath
+        assert ADDED not in rebuilds["first"].text(relpath), relpath
+
+
+def test_an_edit_rewrites_no_page_but_the_listing_s_and_those_that_list_it(rebuilds):
+    edited = rebuilds["edited"]
+    pages = {relpath for relpath in changed(rebuilds["first"], edited)
+             if relpath.endswith(".html")}
+    listing_it = {relpath for relpath in edited.pages()
+                  if f"/directory/listing/{SLUG}/\"" in edited.text(relpath)}
+    assert pages - listing_pages() <= listing_it
+    # Each language's build renders the listing's page and the category's and city's
+    # pages it is on again, no other directory page.
+    rendered = [int(count) for count in re.findall(r"directory pages (\d+) rendered",
+                                                   " ".join(edited.log.split()))]
+    assert len(rendered) == len(LANGUAGES) and all(1 <= count <= 3 for count in rendered), \
+        rendered
+
+
+def test_a_language_taken_off_takes_its_pages_and_record_away(rebuilds):
+    files = rebuilds["without_english"].data
+    assert not [relpath for relpath in files if relpath.startswith("en/")]
+    assert ".dalil-output-files.en.json" not in files
+    assert "theme/js/messages.en.js" not in files
+    assert ".dalil-output-files.fr.json" in files
+
+
+def test_a_language_taken_off_leaves_the_others_files(rebuilds):
+    before, after = rebuilds["edited"].data, rebuilds["without_english"].data
+    kept = [relpath for relpath in before if language_of(relpath) != "en"
+            and relpath not in (".dalil-output-files.en.json", "theme/js/messages.en.js")]
+    assert sorted(after) == sorted(kept)
+
+
+def test_a_language_taken_off_is_no_page_s_version_any_more(rebuilds):
+    step = rebuilds["without_english"]
+    problems = []
+    for relpath in step.pages():
+        hreflangs = sorted(hreflang for hreflang, _ in versions(step.parse(relpath)))
+        if hreflangs != ["ar", "fr", "x-default"] or "/en/" in step.text(relpath):
+            problems.append(relpath)
+    assert problems == []
+
+
+def test_alternates_are_absolute_urls_below_siteurl(rebuilds):
+    page = rebuilds["first"].parse("fr/directory/index.html")
+    assert versions(page) == [
+        ("ar", f"{sb.SITEURL}/directory/"), ("fr", f"{sb.SITEURL}/fr/directory/"),
+        ("en", f"{sb.SITEURL}/en/directory/"), ("x-default", f"{sb.SITEURL}/directory/")]
