@@ -122,11 +122,12 @@ def script_messages_js(messages):
             f"window.dalilMessages = {data};\n")
 
 
-def script_messages_save_as(settings):
-    """Where the build writes its ``script_messages_js``, one file per interface language:
-    pages name it, and the service worker caches it with the theme's files."""
+def script_messages_save_as(settings, lang=None):
+    """Where the build writes its ``script_messages_js``, one file per interface language
+    (``lang``, else the build's): pages name it, and the service worker caches it with
+    the theme's files."""
     theme_dir = settings.get("THEME_STATIC_DIR", "theme")
-    return f"{theme_dir}/js/messages.{interface_settings(settings).lang}.js"
+    return f"{theme_dir}/js/messages.{lang or interface_settings(settings).lang}.js"
 
 
 def format_number(value, lang):

@@ -72,6 +72,18 @@ def writes_site_files(settings):
     return not language_path(settings)
 
 
+def is_last_language(settings):
+    """Whether this build is the run's last (every language's pages are written by its
+    end): the one-language build, or the last of ``DALIL_LANGUAGES``."""
+    languages = site_languages(settings)
+    return language_path(settings) == language_url(settings, languages[-1])
+
+
+def language_folders(settings):
+    """``[(lang, folder)]`` of the site's languages: "" for the first, "fr/", …"""
+    return [(lang, language_url(settings, lang)) for lang in site_languages(settings)]
+
+
 def settings_of_language(settings, lang):
     """What a site sets for ``lang`` alone (``DALIL_LANGUAGE_SETTINGS``)."""
     overrides = (settings.get(LANGUAGE_SETTINGS_SETTING) or {}).get(lang) or {}

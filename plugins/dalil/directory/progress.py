@@ -5,6 +5,7 @@ import time
 from pelican.log import console
 
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
+from dalil.core.settings import language_path
 
 # A stage that runs longer than this shows its counts, then again at this interval.
 INTERVAL = 2.0
@@ -54,8 +55,11 @@ def print_summary(generator, seconds):
     if files is not None:
         data_changed, data_unchanged = files.counts()
         changed, unchanged = changed + data_changed, unchanged + data_unchanged
+    # In a site of several languages, each language's build says which it is.
+    path = language_path(generator.settings)
+    name = f"dalil ({path.rstrip('/')})" if path else "dalil"
     console.print(
-        f"dalil: {', '.join(parts)}; directory pages {stats['rendered']:,} rendered, "
+        f"{name}: {', '.join(parts)}; directory pages {stats['rendered']:,} rendered, "
         f"{stats['skipped']:,} unchanged and skipped; files {changed:,} written, "
         f"{unchanged:,} unchanged, {generator.removed:,} removed; {seconds:.2f} s",
         markup=False, highlight=False)

@@ -1,5 +1,6 @@
 """The web-app generator: manifest, service worker, saved, compare and offline pages."""
 
+import dataclasses
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,7 +10,7 @@ from pelican.generators import Generator
 from dalil.core.dates import build_time, rfc3339_millis
 from dalil.core.i18n import (N_, SITE_DESCRIPTION, build_gettext, interface_settings,
                              script_messages_save_as)
-from dalil.core.languages import writes_site_files
+from dalil.core.languages import is_last_language, language_folders
 from dalil.core.output import output_files
 from dalil.core.pages import register_page, site_pages
 from dalil.core.settings import language_path
@@ -92,11 +93,19 @@ class PwaGenerator(Generator):
             files.write(cfg.manifest_save_as, manifest_json(
                 self.settings, cfg, self._shortcuts(), interface_settings(self.settings),
                 description, home=language_path(self.settings)))
-        if cfg.sw_save_as and writes_site_files(self.settings):
-            messages = script_messages_save_as(self.settings)  # written by the directory
-            precache = [*static_files, (messages, Path(self.output_path) / messages)]
+        if cfg.sw_save_as and is_last_language(self.settings):
+            # Each language's messages and offline page (the earlier builds of this run
+            # wrote theirs); the fallback when offline is the first language's page.
+            output = Path(self.output_path)
+            own = language_path(self.settings)
+            folders = language_folders(self.settings)
+            messages = [script_messages_save_as(self.settings, lang) for lang, _ in folders]
+            precache = [*static_files, *((path, output / path) for path in messages)]
             if cfg.offline_save_as:  # written above
-                precache.append((cfg.offline_url, Path(self.output_path) / cfg.offline_save_as))
+                offline = [(folder + cfg.offline_url[len(own):],
+                            folder + cfg.offline_save_as[len(own):]) for _, folder in folders]
+                precache += [(url, output / save_as) for url, save_as in offline]
+                cfg = dataclasses.replace(cfg, offline_url=offline[0][0])
             built_at = rfc3339_millis(build_time())
             files.write(cfg.sw_save_as,
                         worker_script(cfg, built_at, precache, self.data_urls))

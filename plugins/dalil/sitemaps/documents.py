@@ -13,11 +13,16 @@ from dalil.core.dates import rfc3339
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 NEWS_NS = "http://www.google.com/schemas/sitemap-news/0.9"
+# A page's versions in other languages (Google's hreflang in sitemaps).
+XHTML_NS = "http://www.w3.org/1999/xhtml"
 
 
 class Location(NamedTuple):  # a tuple: one for each of 100,000 URLs
     loc: str  # absolute, percent-encoded URL
     lastmod: object  # its date as the sitemap shows it (``rfc3339``), or None
+    # ((hreflang, absolute URL), …): the page's versions, itself included; none in a
+    # site of one language.
+    alternates: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,10 @@ def _root(name, nsmap):
 
 
 _URL, _LOC, _LASTMOD = _tag("url"), _tag("loc"), _tag("lastmod")
+_LINK = _tag("link", XHTML_NS)
+# The sub-sitemaps' namespaces; with alternates, xhtml's is declared once, on the root.
+_NSMAP = {None: SITEMAP_NS}
+_ALTERNATES_NSMAP = {None: SITEMAP_NS, "xhtml": XHTML_NS}
 
 
 def _append_location(parent, location, tag=_URL):
@@ -51,6 +60,8 @@ def _append_location(parent, location, tag=_URL):
     etree.SubElement(element, _LOC).text = location.loc
     if location.lastmod:
         etree.SubElement(element, _LASTMOD).text = location.lastmod
+    for lang, href in location.alternates:
+        etree.SubElement(element, _LINK, rel="alternate", hreflang=lang, href=href)
     element.tail = "\n"
 
 
@@ -67,7 +78,7 @@ class Sitemap:
 
 def url_lines(locations):
     """Each location's ``<url>`` line, as a sitemap listing them gives it (bytes, no line end)."""
-    root = _root("urlset", {None: SITEMAP_NS})
+    root = _root("urlset", _ALTERNATES_NSMAP)  # declared here, not on each line
     for location in locations:
         _append_location(root, location)
     # Serialised once, then cut at its line ends (one <url> per line).
@@ -77,18 +88,18 @@ def url_lines(locations):
     return lines
 
 
-def _around_lines():
+def _around_lines(nsmap):
     """What comes before and after the lines of a sitemap: an empty one, cut at its end tag."""
-    head, tail = _document(_root("urlset", {None: SITEMAP_NS})).split(b"</urlset>")
+    head, tail = _document(_root("urlset", nsmap)).split(b"</urlset>")
     return head, b"</urlset>" + tail
 
 
-_HEAD, _TAIL = _around_lines()
+_AROUND = {False: _around_lines(_NSMAP), True: _around_lines(_ALTERNATES_NSMAP)}
 
 
 def line_key(location):
     """What a location's line is made of, as plain data (the memo is ``marshal`` data)."""
-    return location.loc, location.lastmod
+    return location.loc, location.lastmod, location.alternates
 
 
 def sitemap_lines(locations, memo=None, used=None):
@@ -105,10 +116,11 @@ def sitemap_lines(locations, memo=None, used=None):
     return lines
 
 
-def split_lines(locs, lastmods, lines, max_urls, max_bytes):
+def split_lines(locs, lastmods, lines, max_urls, max_bytes, alternates=False):
     """The sitemaps of the URLs ``locs``, each with its ``lastmod`` text and its line
     (three columns), in URL order: filled up to both limits, so the same pages always
-    give the same files."""
+    give the same files. With ``alternates``, the lines hold ``xhtml:link``s."""
+    _HEAD, _TAIL = _AROUND[alternates]
     order = sorted(range(len(locs)), key=locs.__getitem__)
     locs, lastmods, lines = ([*map(column.__getitem__, order)] for column in (locs, lastmods, lines))
     # A sub-sitemap is the head, its lines and the closing tag: the bytes lxml gives for it alone.

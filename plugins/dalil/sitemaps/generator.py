@@ -16,7 +16,7 @@ from pelican.generators import Generator
 from dalil.core.background import when_contexts_done, when_writer_made
 from dalil.core.dates import build_time, rfc3339, to_utc
 from dalil.core.i18n import N_, interface_settings, translations
-from dalil.core.languages import writes_site_files
+from dalil.core.languages import language_folders, writes_site_files
 from dalil.core.output import output_files
 from dalil.core.pages import register_page, site_pages
 from dalil.core.templates import add_plugin_templates
@@ -62,6 +62,9 @@ class SitemapsGenerator(Generator):
         self.config = sitemaps_settings(self.settings)
         self.siteurl = self.settings.get("SITEURL", "")
         self.timezone = self.settings.get("TIMEZONE") or "UTC"
+        # (lang, its folder) of each of the site's languages, if it has more than one.
+        folders = language_folders(self.settings)
+        self.language_folders = folders if len(folders) > 1 else []
         self.page_started = False
         when_contexts_done(self, self._start_data_files)
 
@@ -142,8 +145,21 @@ class SitemapsGenerator(Generator):
         blocked = tuple(disallowed_paths("", self.config.robots_disallow))
         site = absolute_url(self.siteurl, "")[:-1]  # absolute_url, with each path made once
         absolute = ("http://", "https://")
-        return [Location(url if url.startswith(absolute) else site + path, lastmod)
-                for url, lastmod in entries if not (path := root_path(url)).startswith(blocked)]
+        if not self.language_folders:
+            return [Location(url if url.startswith(absolute) else site + path, lastmod)
+                    for url, lastmod in entries if not (path := root_path(url)).startswith(blocked)]
+        # Each page in each language, each listing all of them (and x-default, the first's).
+        locations = []
+        for url, lastmod in entries:
+            if url.startswith(absolute):
+                locations.append(Location(url, lastmod))
+                continue
+            versions = [(lang, site + root_path(folder + url))
+                        for lang, folder in self.language_folders]
+            alternates = (*versions, ("x-default", versions[0][1]))
+            locations.extend(Location(loc, lastmod, alternates) for _, loc in versions
+                             if not loc[len(site):].startswith(blocked))
+        return locations
 
     def _listing_lines(self, files, lastmod):
         """``listing_lines`` of the directory, with the last build's parts."""
@@ -186,7 +202,8 @@ class SitemapsGenerator(Generator):
         try:
             sitemaps = split_lines([location.loc for location in others] + locs,
                                    [location.lastmod for location in others] + lastmods,
-                                   other_lines + lines, max(1, max_urls), max_bytes)
+                                   other_lines + lines, max(1, max_urls), max_bytes,
+                                   alternates=bool(self.language_folders))
         except SitemapTooSmall as error:
             logger.error("dalil.sitemaps: %s: raise DALIL_SITEMAPS_MAX_BYTES", error)
             return []
@@ -218,10 +235,23 @@ class SitemapsGenerator(Generator):
             if start <= published <= end:
                 recent.append((published, article))
         recent.sort(key=lambda pair: (pair[0], pair[1].slug), reverse=True)
-        return [NewsLocation(loc=absolute_url(self.siteurl, article.url), published=published,
-                             title=plain_text(article.title), publication_name=name,
-                             language=(getattr(article, "lang", None) or default_lang).lower())
-                for published, article in recent[: cfg.news_max_items]]
+        return [NewsLocation(loc=absolute_url(self.siteurl, url), published=published,
+                             title=plain_text(version.title), publication_name=name,
+                             language=lang)
+                for published, article in recent[: cfg.news_max_items]
+                for url, lang, version in self._news_versions(article, default_lang)]
+
+    def _news_versions(self, article, default_lang):
+        """``(url, lang, article)`` of each language's version of a news item: itself, and
+        in a site of several languages each translation, at its language's page."""
+        lang = (getattr(article, "lang", None) or default_lang).lower()
+        if not self.language_folders:
+            return [(article.url, lang, article)]
+        folders = dict(self.language_folders)
+        versions = [article, *getattr(article, "translations", ())]
+        return [(folders[version_lang] + article.url, version_lang, version)
+                for version in versions
+                if (version_lang := (version.lang or default_lang).lower()) in folders]
 
     # -- the HTML sitemap ------------------------------------------------
 

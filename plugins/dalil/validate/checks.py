@@ -260,7 +260,7 @@ def check_prepared_index(site, outputs, report):
                            "%d entries of %s", values, len(entries), len(entries), index_path)
 
 
-def check_exports(site, outputs, report):
+def check_exports(site, outputs, report, languages=()):
     json_path, csv_path = outputs.get("export_json"), outputs.get("export_csv")
     schema_path = outputs.get("export_schema")
     records = None
@@ -281,7 +281,7 @@ def check_exports(site, outputs, report):
             records = None
     if csv_path and site.exists(csv_path):
         check_csv(site, csv_path, records, report)
-    check_unexported_listings(site, outputs, records, report)
+    check_unexported_listings(site, outputs, records, report, languages)
     for data_key, schema_key in (("export_geojson", "export_geojson_schema"),
                                  ("datapackage", "datapackage_schema")):
         load_checked(site, outputs, data_key, schema_key, report)
@@ -306,11 +306,14 @@ def _is_noindex(site, relpath):
                for meta in document.xpath("//meta[@name='robots']"))
 
 
-def check_unexported_listings(site, outputs, records, report):
-    """Every listing page and vCard belongs to a listing of the JSON export, but the page of
-    a hidden listing (``noindex``, never exported): any other is a leftover of a listing
-    that is gone (removed, renamed, or skipped for an error) and must not be published."""
+def check_unexported_listings(site, outputs, records, report, languages=()):
+    """Every listing page (in each language: ``languages``' outputs) and vCard belongs to a
+    listing of the JSON export, but the page of a hidden listing (``noindex``, never
+    exported): any other is a leftover of a listing that is gone (removed, renamed, or
+    skipped for an error) and must not be published."""
     page_pattern = _slug_pattern(outputs.get("listing_page") or "")
+    language_patterns = [pattern for language in languages
+                         if (pattern := _slug_pattern(language.get("listing_page") or ""))]
     card_pattern = _slug_pattern(outputs.get("vcard") or "")
     if page_pattern is None or not isinstance(records, list):
         return
@@ -323,7 +326,9 @@ def check_unexported_listings(site, outputs, records, report):
         if match:
             exported.add(match.group(1))
     for relpath in sorted(site.files):
-        page, card = page_pattern.fullmatch(relpath), card_pattern and card_pattern.fullmatch(relpath)
+        page = next(filter(None, (pattern.fullmatch(relpath)
+                                  for pattern in (page_pattern, *language_patterns))), None)
+        card = card_pattern and card_pattern.fullmatch(relpath)
         if page and page.group(1) not in exported and not _is_noindex(site, relpath):
             report.problem(relpath, "the page of listing %r, which the exports do not hold: left "
                            "by an earlier build? (rebuild, or remove it)", page.group(1))
@@ -675,12 +680,13 @@ def check_opensearch(site, relpath, report):
         check_internal(site, relpath, (image.text or "").strip(), "Image", report)
 
 
-def check_all(site, enabled, defaults, report, now):
+def check_all(site, enabled, defaults, report, now, languages=()):
     """Every output the settings turn on must exist; every output present must be sound.
+    ``languages``: the outputs of each language after the first, checked the same way.
 
     An output whose plugin is off is still checked at its interface path if it is there.
     """
-    for name, relpath in sorted(enabled.items()):
+    for name, relpath in sorted(item for outputs in (enabled, *languages) for item in outputs.items()):
         if "{" not in relpath and not site.exists(relpath):
             report.problem(relpath, "is missing, but its plugin is in PLUGINS and %s is on "
                            "(rebuild, or set its *_SAVE_AS to \"\")", name)
@@ -688,7 +694,7 @@ def check_all(site, enabled, defaults, report, now):
     check_text_files(site, report)
     check_search_index(site, outputs, report)
     check_prepared_index(site, outputs, report)
-    check_exports(site, outputs, report)
+    check_exports(site, outputs, report, languages)
     check_sitemaps(site, outputs, report)
     single = {
         "rss": check_rss, "json_feed": check_json_feed, "robots": check_robots,
@@ -698,7 +704,7 @@ def check_all(site, enabled, defaults, report, now):
                                                                          now),
     }
     for name, check in single.items():
-        relpath = outputs.get(name)
-        if relpath and site.exists(relpath):
-            check(site, relpath, report)
-            report.count("feeds, manifest and site files")
+        for relpath in (outputs.get(name), *(language.get(name) for language in languages)):
+            if relpath and site.exists(relpath):
+                check(site, relpath, report)
+                report.count("feeds, manifest and site files")

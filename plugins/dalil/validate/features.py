@@ -85,6 +85,17 @@ def _plugin_settings(loader, settings):
     return function(settings)
 
 
+def language_outputs(settings):
+    """``[{name: relpath}]``: for each language after the first, the outputs that are its
+    own (pages, feeds, manifest, OpenSearch: below its folder)."""
+    from dalil.core.languages import language_settings, site_languages
+
+    root = enabled_outputs(settings)
+    return [{name: relpath for name, relpath in enabled_outputs(language_settings(settings, lang)).items()
+             if relpath != root.get(name)}
+            for lang in site_languages(settings)[1:]]
+
+
 def enabled_outputs(settings):
     """``{name: relpath}`` of every output the build should have written."""
     plugins = {str(getattr(plugin, "__name__", plugin)) for plugin in settings.get("PLUGINS") or ()}

@@ -8,7 +8,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 from dalil.core.record import is_record
 
 from . import checks, html
-from .features import OUTPUTS, enabled_outputs
+from .features import OUTPUTS, enabled_outputs, language_outputs
 from .report import Report
 
 # Resolves links of a site built with SITEURL = "" (root-relative links).
@@ -76,5 +76,5 @@ def validate_site(output, settings, now=None):
     enabled = enabled_outputs(settings)
     defaults = {name: output.default for name, output in OUTPUTS.items()}
     html.check_pages(site, report)
-    checks.check_all(site, enabled, defaults, report, now)
+    checks.check_all(site, enabled, defaults, report, now, language_outputs(settings))
     return report
