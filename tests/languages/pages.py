@@ -6,6 +6,8 @@ from urllib.parse import unquote, urlsplit
 
 from lxml import html
 
+from tests import sitebuilder as sb
+
 LANGUAGES = ("ar", "fr", "en")
 DIRECTIONS = {"ar": "rtl", "fr": "ltr", "en": "ltr"}
 # Where each language's pages are, below the output folder.
@@ -16,10 +18,11 @@ def parse(output, relpath):
     return html.parse(str(Path(output) / relpath)).getroot()
 
 
-def target(href, siteurl=""):
-    """The output file (relative path) an href of the site leads to, or None off the site."""
-    if siteurl and href.startswith(siteurl + "/"):
-        href = href[len(siteurl):]
+def target(href):
+    """The output file (relative path) an href of the site (below sitebuilder's SITEURL, or
+    root-relative) leads to, or None off the site."""
+    if href.startswith(sb.SITEURL + "/"):
+        href = href[len(sb.SITEURL):]
     parts = urlsplit(href)
     if parts.scheme or parts.netloc or not parts.path.startswith("/"):
         return None

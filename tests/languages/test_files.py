@@ -3,6 +3,7 @@ of the same site in one language, byte for byte; each other language has its own
 OpenSearch description and manifest below its folder, and no data file."""
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
@@ -11,6 +12,8 @@ import jsonschema
 import pytest
 from lxml import etree
 
+from dalil.core.record import is_record
+from tests import sitebuilder as sb
 from tests.schemas import json_schema
 
 from .pages import FOLDERS, target
@@ -22,8 +25,8 @@ DATA_FILES = ["search-index.json", "search/prepared-index.json", "search/phones.
               "directory/export.json", "directory/export.csv", "directory/export.geojson",
               "directory/datapackage.json", "build-info.json", ".well-known/security.txt",
               "robots.txt", "sitemap-index.xml"]
-# The base a built page's root-relative URLs are read against (the sample's SITEURL is "").
-BASE = "https://dalil.test/"
+SUB_SITEMAP = re.compile(r"(news-)?sitemap(-\d+)?\.xml")
+BASE = sb.SITEURL + "/"
 
 
 def tree(output, below=""):
@@ -59,19 +62,19 @@ def test_the_vcards_are_those_of_the_site_in_one_language(site, one_language):
 
 
 def test_the_root_s_other_files_are_those_of_the_site_in_one_language(site, one_language):
-    """Apart from the pages (each links its versions), the service worker (it caches the
-    other languages' pages too), the sub-sitemaps (they list each page's versions) and what
-    the other languages' builds add: their record and their scripts' messages."""
+    """Apart from the pages (each links its versions), the builds' records, the service
+    worker (it caches the other languages' pages too), the sub-sitemaps (they list each
+    page's versions) and what the other languages' builds add: their record and their
+    scripts' messages."""
     ours, theirs = tree(site.output), tree(one_language.output)
     added = {".dalil-output-files.fr.json", ".dalil-output-files.en.json",
              "theme/js/messages.fr.js", "theme/js/messages.en.js"}
     assert sorted(set(ours) - set(theirs)) == sorted(added)
     assert sorted(set(theirs) - set(ours)) == []
-    differ = [relpath for relpath in theirs
-              if ours[relpath] != theirs[relpath] and not relpath.endswith(".html")]
-    assert [relpath for relpath in differ
-            if relpath != "sw.js" and not relpath.endswith("sitemap-0.xml")
-            and relpath != "news-sitemap.xml"] == []
+    differ = [relpath for relpath in theirs if ours[relpath] != theirs[relpath]]
+    assert [relpath for relpath in differ if not relpath.endswith(".html")
+            and not is_record(relpath) and relpath != "sw.js"
+            and not SUB_SITEMAP.fullmatch(relpath)] == []
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -89,23 +92,24 @@ def test_a_language_s_rss_feed(site, lang):
     assert not parsed.bozo, parsed.get("bozo_exception")
     assert parsed.version == "rss20"
     assert parsed.feed.language == lang
-    assert parsed.feed.link == f"/{lang}/"
+    assert parsed.feed.link == f"{BASE}{lang}/"
     root = feedparser.parse(site.read("rss.xml", "rb"))
     assert len(parsed.entries) == len(root.entries) > 0
     for entry, original in zip(parsed.entries, root.entries):
-        assert entry.link == f"/{lang}{original.link}"
+        assert entry.link == original.link.replace(BASE, f"{BASE}{lang}/")
         assert site.path(target(entry.link)).is_file(), entry.link
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_a_language_s_json_feed(site, lang):
     feed = json.loads(site.read(f"{lang}/feed.json"))
-    jsonschema.Draft7Validator(json_schema("jsonfeed-1.1.schema.json")).validate(feed)
+    jsonschema.Draft7Validator(json_schema("jsonfeed-1.1.schema.json"),
+                               format_checker=jsonschema.FormatChecker()).validate(feed)
     assert feed["language"] == lang
-    assert (feed["home_page_url"], feed["feed_url"]) == (f"/{lang}/", f"/{lang}/feed.json")
+    assert (feed["home_page_url"], feed["feed_url"]) == (f"{BASE}{lang}/", f"{BASE}{lang}/feed.json")
     root = json.loads(site.read("feed.json"))
     assert [item["url"] for item in feed["items"]] == \
-        [f"/{lang}{item['url']}" for item in root["items"]]
+        [item["url"].replace(BASE, f"{BASE}{lang}/") for item in root["items"]]
     for item in feed["items"]:
         assert site.path(target(item["url"])).is_file(), item["url"]
 
@@ -116,8 +120,8 @@ def test_a_language_s_opensearch_description(site, lang):
     assert description.tag == f"{OPENSEARCH}OpenSearchDescription"
     assert description.findtext(f"{OPENSEARCH}Language") == lang
     urls = {url.get("type"): url.get("template") for url in description.iter(f"{OPENSEARCH}Url")}
-    assert urls["text/html"] == f"/{lang}/search/?q={{searchTerms}}"
-    assert urls["application/opensearchdescription+xml"] == f"/{lang}/opensearch.xml"
+    assert urls["text/html"] == f"{BASE}{lang}/search/?q={{searchTerms}}"
+    assert urls["application/opensearchdescription+xml"] == f"{BASE}{lang}/opensearch.xml"
     root = etree.fromstring(site.read("opensearch.xml", "rb"))
     assert description.findtext(f"{OPENSEARCH}Description") != \
         root.findtext(f"{OPENSEARCH}Description")
