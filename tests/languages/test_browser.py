@@ -1,0 +1,72 @@
+"""The pages of each language as people meet them: the Nu Html Checker finds no error on
+any page of the three languages; in French and English axe-core finds no violation on a
+1280 px desktop or a 390 px phone; no page of any language is wider than the phone."""
+
+import pytest
+
+from tests.interface.checks import PHONE, axe_violations, browsing, first, page_width, vnu_errors
+
+from .pages import DIRECTIONS, FOLDERS
+
+DESKTOP = {"width": 1280, "height": 900}
+# A breadcrumb trail's separator points the way the trail reads.
+SEPARATORS = {"rtl": '"‹"', "ltr": '"›"'}
+BREADCRUMB_SEPARATOR = """(() => {
+  const item = document.querySelector(".breadcrumbs li + li");
+  return item && getComputedStyle(item, "::before").content;
+})()"""
+
+
+def paths(output, lang):
+    """Home, a listing, a category, search with results, a news item and about, in ``lang``."""
+    return [f"/{FOLDERS[lang]}{path.lstrip('/')}" for path in (
+        "/", first(output, "directory/listing"), first(output, "directory/category"),
+        "/search/?q=%D9%85", first(output, "news"), "/about/")]
+
+
+def open_ready(open_page, path):
+    page = open_page(path)
+    if "/search/" in path:
+        page.locator(".search-results li").first.wait_for()
+    return page
+
+
+def test_nu_html_checker_finds_no_error_in_any_language(site):
+    assert vnu_errors(site.output) == []
+
+
+@pytest.mark.browser
+def test_axe_finds_no_violation_in_french_and_english_on_a_desktop(site, chromium_browser):
+    problems = []
+    with browsing(chromium_browser, site.output, DESKTOP) as open_page:
+        for lang in ("fr", "en"):
+            for path in paths(site.output, lang):
+                page = open_ready(open_page, path)
+                problems += [(path, violation) for violation in axe_violations(page)]
+                page.close()
+    assert problems == []
+
+
+@pytest.mark.browser
+def test_on_a_phone_no_page_is_wider_and_axe_finds_no_violation(site, chromium_browser):
+    """Every language's pages fit a 390 px phone, their breadcrumbs' separators pointing
+    the way they read; axe-core checks the French and English ones (the Arabic ones are
+    the interface tests')."""
+    problems, separators = [], set()
+    with browsing(chromium_browser, site.output, PHONE) as open_page:
+        for lang in FOLDERS:
+            for path in paths(site.output, lang):
+                page = open_ready(open_page, path)
+                width = page.evaluate("[document.documentElement.scrollWidth,"
+                                      " document.documentElement.clientWidth]")
+                if width[0] > width[1] or page_width(page) > PHONE["width"]:
+                    problems.append((path, width, page_width(page)))
+                if lang != "ar":
+                    problems += [(path, violation) for violation in axe_violations(page)]
+                separator = page.evaluate(BREADCRUMB_SEPARATOR)
+                if separator not in (None, SEPARATORS[DIRECTIONS[lang]]):
+                    problems.append((path, "breadcrumb separator", separator))
+                separators.add(separator)
+                page.close()
+    assert problems == []
+    assert None in separators and len(separators) == 3  # pages with and without breadcrumbs
