@@ -101,12 +101,27 @@ def test_a_page_links_the_pages_of_its_own_language(site):
         if lang == "ar":
             continue
         page = parse(site.output, relpath)
-        # Not the links an author wrote in the content's own text (lang="ar"): they lead
-        # where the author wrote.
+        # Not the links an author wrote in a text (a news item's, a page's, a text shown in
+        # the language it is written in): they lead where the author wrote.
         hrefs = page.xpath("//a[not(ancestor::nav[@class='languages'])]"
-                           "[not(ancestor::*[@lang='ar'])]/@href | //form/@action")
+                           "[not(ancestor::*[@lang='ar'])]"
+                           "[not(ancestor::article[contains(@class, 'prose')])"
+                           " or ancestor::header[parent::article]]/@href | //form/@action")
         for href in hrefs:
             path = target(href)
             if path is not None and path.endswith(".html") and language_of(path) != lang:
                 problems.append((relpath, unquote(href)))
     assert problems == []
+
+
+def test_a_page_is_closed_to_search_engines_in_every_language_or_in_none(site):
+    """A page's versions carry the same robots directive (noindex: saved, compare, 404)."""
+    directives = {}
+    for relpath in html_files(site.output):
+        page = parse(site.output, relpath)
+        directive = page.xpath("/html/head/meta[@name='robots']/@content")
+        directives.setdefault(relpath[len(FOLDERS[language_of(relpath)]):], set()).add(
+            tuple(directive))
+    assert {path for path, found in directives.items() if found == {("noindex",)}} >= \
+        {"saved/index.html", "compare/index.html", "404.html"}
+    assert {path: found for path, found in directives.items() if len(found) != 1} == {}
