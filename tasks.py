@@ -100,6 +100,43 @@ def bench(c, listings="1000,10000,100000", rounds=3, edits=3, pelican_max=10_000
         raise Exit(f"bench: a build failed at {failed} listings (see {workdir}/n*/*.log)", code=1)
 
 
+@task(help={"listings": "comma-separated sizes (default 1000,10000)",
+            "languages": "the site's languages, the first at the root (default ar,fr,en)",
+            "rounds": "interleaved cold builds of each tool per size (default 3)",
+            "hugo": "the Hugo command (default: hugo on PATH, Debian's package)",
+            "report": "JSON report file (default bench/languages.json)",
+            "workdir": "where the synthetic sites are built (default bench/)"})
+def bench_languages(c, listings="1000,10000", languages="ar,fr,en", rounds=3, hugo="hugo",
+                    report="bench/languages.json", workdir="bench"):
+    """Time Dalil's build in several languages against Hugo's multilingual mode doing the
+    same job (pages in each language, data files once): wall, CPU, peak PSS."""
+    import shutil
+
+    from pelican.log import console
+
+    from benchmarks import languages as perf_languages
+
+    hugo_command = shutil.which(hugo)
+    if hugo_command is None:
+        raise Exit(f"bench-languages: {hugo!r} not found: install Hugo (Debian: apt install "
+                   "hugo) or pass --hugo PATH", code=2)
+    sizes = [int(size.replace("_", "")) for size in str(listings).split(",") if size.strip()]
+    codes = [code.strip() for code in str(languages).split(",") if code.strip()]
+    unknown = sorted(set(codes) - set(perf_languages.hugo.LANGUAGE_NAMES))
+    if unknown or len(codes) < 2:
+        raise Exit(f"bench-languages: --languages takes two or more of "
+                   f"{', '.join(perf_languages.hugo.LANGUAGE_NAMES)}", code=2)
+    result = perf_languages.run(ROOT, sizes, Path(workdir).resolve(), Path(report).resolve(),
+                                languages=codes, rounds=int(rounds), hugo_command=hugo_command,
+                                echo=console.print)
+    for table in perf_languages.table(result):
+        console.print(table)
+    failed = perf_languages.failed_sizes(result)
+    if failed:
+        raise Exit(f"bench-languages: a build failed at {failed} listings "
+                   f"(see {workdir}/languages-n*/*.log)", code=1)
+
+
 @task
 def icons(c):
     """Redraw the default theme's PNG icons (its icons.py) into its static/icons/."""

@@ -22,6 +22,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -48,6 +49,8 @@ def _settings_dalil(repo, site, extra):
         "CACHE_CONTENT = True",
         "LOAD_CONTENT_CACHE = True",
         f"DALIL_PERF_TIMINGS_PATH = {str(site / 'dalil-timings.json')!r}",
+        # The sample site has three languages; this bench measures one (bench-languages: three).
+        "DALIL_LANGUAGES = ['ar']",
     ]
     lines += [f"{key} = {value!r}" for key, value in sorted(extra.items())]
     return "\n".join(lines) + "\n"
@@ -67,20 +70,82 @@ def _settings_plain(site):
     return "".join(f"{key} = {value!r}\n" for key, value in values.items())
 
 
-def measure(command, cwd, log_path, env=None):
+def measure(command, cwd, log_path, env=None, pss_interval=None):
     """Run ``command`` to its end: wall seconds, CPU seconds and peak RSS of its process tree.
 
     ``wait4`` reports the child's own usage plus that of every descendant it waited
     for (a build's worker processes): user + system time summed, RSS the largest.
+    With ``pss_interval`` (seconds), also the peak over samples of the whole tree's
+    proportional set size (``tree_pss_kib``): forked workers' shared pages counted once.
     """
     with open(log_path, "w", encoding="utf-8") as log:
         started = time.perf_counter()
         process = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        sampler = PssSampler(process.pid, pss_interval) if pss_interval else None
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - started
-    return {"seconds": round(seconds, 3), "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 3),
-            "peak_rss_mib": round(usage.ru_maxrss / 1024, 1),
-            "returncode": os.waitstatus_to_exitcode(status)}
+    result = {"seconds": round(seconds, 3),
+              "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 3),
+              "peak_rss_mib": round(usage.ru_maxrss / 1024, 1),
+              "returncode": os.waitstatus_to_exitcode(status)}
+    if sampler:
+        result["peak_pss_mib"] = round(sampler.stop() / 1024, 1)
+    return result
+
+
+def _children():
+    """``ppid -> [pid, …]`` of every process now running."""
+    children = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                text = stat.read()
+        except OSError:
+            continue  # gone meanwhile
+        # After the command (in parentheses, which may hold spaces): state, then ppid.
+        parent = int(text[text.rindex(b")") + 2:].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    return children
+
+
+def tree_pss_kib(root):
+    """Proportional set size (KiB) of process ``root`` and all its descendants, now."""
+    children, total, pending = _children(), 0, [root]
+    while pending:
+        pid = pending.pop()
+        pending.extend(children.get(pid, ()))
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
+                for line in rollup:
+                    if line.startswith(b"Pss:"):
+                        total += int(line.split()[1])
+                        break
+        except (OSError, ValueError):
+            continue  # exited meanwhile
+    return total
+
+
+class PssSampler:
+    """The largest ``tree_pss_kib(pid)`` sampled every ``interval`` seconds, in a thread
+    (``os.wait4`` in the main thread lets it run)."""
+
+    def __init__(self, pid, interval):
+        self.pid, self.interval, self.peak = pid, interval, 0
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while not self.done.is_set():
+            self.peak = max(self.peak, tree_pss_kib(self.pid))
+            self.done.wait(self.interval)
+
+    def stop(self):
+        self.done.set()
+        self.thread.join()
+        return self.peak
 
 
 def build_env(repo):
@@ -93,22 +158,22 @@ def build_env(repo):
             "PYTHONPATH": str(repo / "plugins")}
 
 
-def run_build(repo, site, settings_file, log_name, fatal=True):
+def run_build(repo, site, settings_file, log_name, fatal=True, pss_interval=None):
     """One Pelican build in a child process (see ``measure``). The paths come from the
     settings file alone, as under ``invoke livereload``: the same settings, the same
     cache keys."""
     command = [sys.executable, "-m", "pelican", "-s", str(settings_file)]
     if fatal:
         command += ["--fatal", "errors"]
-    return measure(command, site, site / f"{log_name}.log", build_env(repo))
+    return measure(command, site, site / f"{log_name}.log", build_env(repo), pss_interval)
 
 
-def run_hugo(hugo, site, log_name):
+def run_hugo(hugo, site, log_name, pss_interval=None):
     """One Hugo build of ``site/hugo`` into ``site/hugo-output`` (see ``measure``)."""
     command = [hugo, "--source", str(site / "hugo"), "--destination", str(site / "hugo-output"),
                "--cacheDir", str(site / "hugo-cache"), "--quiet"]
     return measure(command, site, site / f"{log_name}.log",
-                   {**os.environ, "HUGO_ENVIRONMENT": "production"})
+                   {**os.environ, "HUGO_ENVIRONMENT": "production"}, pss_interval)
 
 
 def snapshot(folder):
@@ -189,7 +254,7 @@ def spread(values):
 METRICS = ("seconds", "cpu_seconds", "peak_rss_mib")
 
 
-def summarise(rounds):
+def summarise(rounds, metrics=METRICS):
     """Per tool and metric the spread over rounds; per ratio the spread of each round's ratio.
 
     Ratios are taken within a round (builds run one after another), so a slow
@@ -197,13 +262,13 @@ def summarise(rounds):
     """
     tools = sorted({tool for builds in rounds for tool in builds})
     summary = {tool: {metric: spread([builds[tool][metric] for builds in rounds])
-                      for metric in METRICS} for tool in tools}
+                      for metric in metrics} for tool in tools}
     ratios = {}
     for other in ("hugo", "pelican"):
         if other in tools:
             ratios[f"dalil/{other}"] = {
                 metric: spread([builds["dalil"][metric] / max(builds[other][metric], 1e-3)
-                                for builds in rounds]) for metric in METRICS}
+                                for builds in rounds]) for metric in metrics}
     return summary, ratios
 
 

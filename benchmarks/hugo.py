@@ -5,6 +5,15 @@ published listing a page at Dalil's URL (``/directory/listing/<slug>/``) showing
 name, address, contacts, category, city and body; category and city term pages of
 24 listings each (Dalil's ``DALIL_DIRECTORY_PER_PAGE``); the news, blog and pages;
 Hugo's own sitemap and the home page's RSS. Front matter is JSON (``json.dumps``).
+
+``write_site(..., languages=("ar", "fr", "en"), data_outputs=True)`` is the same site in
+Hugo's multilingual mode (``invoke bench-languages``): the first language at the root,
+each other under ``/{lang}/``, every page in every language (a listing's, category's or
+city's ``Name_{lang}`` as its title where it has one; a news item's ``Lang:`` translation
+where there is one, else the page as written), ``hreflang`` links between a page's
+versions; and Dalil's data files, written once through output formats of the first
+language's pages only: a vCard per published listing, the search index, the JSON and
+CSV exports.
 """
 
 import json
@@ -94,6 +103,94 @@ LAYOUTS = {
 }
 
 
+# Dalil's data files as Hugo output formats (plain text: no HTML escaping).
+DATA_FORMATS = {
+    "mediaTypes": {"text/vcard": {"suffixes": ["vcf"]}},
+    "outputFormats": {
+        "vcard": {"mediaType": "text/vcard", "baseName": "contact", "isPlainText": True,
+                  "notAlternative": True},
+        "searchindex": {"mediaType": "application/json", "baseName": "search-index",
+                        "isPlainText": True, "notAlternative": True},
+        "exportjson": {"mediaType": "application/json", "baseName": "export",
+                       "path": "directory", "isPlainText": True, "notAlternative": True},
+        "exportcsv": {"mediaType": "text/csv", "baseName": "export", "path": "directory",
+                      "isPlainText": True, "notAlternative": True},
+    },
+}
+# The first language's home page and published listings carry the data outputs; other
+# languages' pages are pages only, so each data file is written once.
+HOME_DATA_OUTPUTS = ["HTML", "RSS", "searchindex", "exportjson", "exportcsv"]
+LISTING_DATA_OUTPUTS = ["HTML", "vcard"]
+
+LANGUAGE_NAMES = {"ar": ("العربية", "rtl", "دليل"), "fr": ("Français", "ltr", "Dalil"),
+                  "en": ("English", "ltr", "Dalil")}
+
+# A page's language and direction, and its versions in the other languages.
+BASE_LANGUAGES = BASE.replace(
+    '<html lang="ar" dir="rtl">',
+    '<html lang="{{ site.Language.Lang }}" dir="{{ site.Language.LanguageDirection }}">'
+).replace(
+    '<link rel="canonical" href="{{ .Permalink }}">\n',
+    '<link rel="canonical" href="{{ .Permalink }}">\n'
+    '{{ if .IsTranslated }}{{ range .AllTranslations }}<link rel="alternate" '
+    'hreflang="{{ .Language.Lang }}" href="{{ .Permalink }}">{{ end }}'
+    '<link rel="alternate" hreflang="x-default" href="{{ (index .AllTranslations 0).Permalink }}">'
+    '{{ end }}\n')
+
+# vCard 3.0 as Dalil writes it (CRLF, , ; \\ escaped; no line folding).
+VCARD = "\r\n".join([
+    "BEGIN:VCARD", "VERSION:3.0",
+    '{{ $n := replaceRE `([,;\\\\])` `\\$1` .Title }}FN:{{ $n }}', "N:{{ $n }};;;;",
+    "{{ with .Params.phone }}TEL;TYPE=WORK,VOICE:{{ . }}\r\n{{ end }}"
+    "ADR;TYPE=WORK:;;{{ replaceRE `([,;\\\\])` `\\$1` .Params.street }};"
+    "{{ .Params.city_name }};{{ .Params.province }};{{ .Params.postal_code }};{{ .Params.country }}",
+    "ORG:{{ .Params.category_name }}",
+    "{{ with .Params.website }}URL:{{ . }}\r\n{{ end }}"
+    "{{ with .Params.email }}EMAIL;TYPE=INTERNET,WORK:{{ . }}\r\n{{ end }}"
+    'REV:{{ .Lastmod.UTC.Format "2006-01-02T15:04:05Z" }}',
+    "END:VCARD", ""])
+
+LISTINGS = '{{ $listings := sort (where site.RegularPages "Section" "listings") "Params.slug" }}'
+
+# Dalil's short keys: type, slug, name, url; a listing's category, address, phone, image,
+# English and French names, category and city slugs.
+SEARCH_INDEX = LISTINGS + """[{{ range $i, $p := $listings }}{{ if $i }},{{ end }}\
+{{ dict "t" "listing" "s" .Params.slug "n" .Title "url" .RelPermalink "c" .Params.category_name \
+"a" (printf "%s، %s" .Params.street .Params.city_name) "p" .Params.phone "img" .Params.image \
+"n_en" .Params.name_en "n_fr" .Params.name_fr "cs" (index .Params.categories 0) \
+"ls" (index .Params.cities 0) | jsonify }}{{ end }}\
+{{ range $kind, $type := dict "categories" "category" "cities" "location" }}\
+{{ range (site.GetPage $kind).Pages }},{{ dict "t" $type "s" .Params.slug "n" .Title "url" .RelPermalink "n_en" .Params.name_en \
+"n_fr" .Params.name_fr | jsonify }}{{ end }}{{ end }}\
+{{ range where site.RegularPages "Section" "in" (slice "news" "blog" "pages") }},\
+{{ dict "t" .Section "s" .Params.slug "n" .Title "url" .RelPermalink | jsonify }}{{ end }}]
+"""
+
+# Dalil's nine export fields, ordered by slug.
+EXPORT_FIELDS = """{{ $fields := slice .Title .Params.category_name .Params.phone .Params.email \
+.Params.website (printf "%s، %s %s، %s" .Params.street .Params.postal_code .Params.city_name \
+.Params.country) (absURL .Params.image) .Permalink (.Lastmod.UTC.Format "2006-01-02T15:04:05Z") }}"""
+EXPORT_JSON = LISTINGS + """[{{ range $i, $p := $listings }}{{ if $i }},{{ end }}""" \
+    + EXPORT_FIELDS + """{{ dict "name" (index $fields 0) "category" (index $fields 1) \
+"phone" (index $fields 2) "email" (index $fields 3) "website" (index $fields 4) \
+"address" (index $fields 5) "image" (index $fields 6) "url" (index $fields 7) \
+"dateModified" (index $fields 8) | jsonify }}{{ end }}]
+"""
+# RFC 4180 with a byte-order mark: every cell quoted, quotes doubled, CRLF.
+EXPORT_CSV = "\ufeff" + LISTINGS \
+    + "name,category,phone,email,website,address,image,url,dateModified\r\n" \
+    + "{{ range $listings }}" + EXPORT_FIELDS \
+    + '{{ range $i, $cell := $fields }}{{ if $i }},{{ end }}"{{ replace $cell `"` `""` }}"{{ end }}' \
+    + "\r\n{{ end }}"
+
+DATA_LAYOUTS = {
+    "_default/single.vcard.vcf": VCARD,
+    "index.searchindex.json": SEARCH_INDEX,
+    "index.exportjson.json": EXPORT_JSON,
+    "index.exportcsv.csv": EXPORT_CSV,
+}
+
+
 def split_metadata(text):
     """``(fields, body)`` of a synthetic Markdown file (``Key: value`` lines, a blank line)."""
     head, body = text.split("\n\n", 1)
@@ -109,8 +206,11 @@ def hugo_date(value):
     return value.replace(" ", "T") + ":00" if value else None
 
 
-def front_matter(kind, fields):
-    """Hugo's front matter (a dict) for one synthetic file of folder ``kind``."""
+def front_matter(kind, fields, names=None):
+    """Hugo's front matter (a dict) for one synthetic file of folder ``kind``.
+
+    ``names`` (``{"categories": {slug: name}, "cities": {...}}``) adds a listing's
+    category and city names, which its data outputs show."""
     matter = {"title": fields["title"], "slug": fields.get("slug", "")}
     if "date" in fields:
         matter["date"] = hugo_date(fields["date"])
@@ -125,6 +225,10 @@ def front_matter(kind, fields):
                     "website", "image"):
             if key in fields:
                 matter[key] = fields[key]
+        if names is not None:
+            category, city = names["categories"][fields["category"]], names["cities"][fields["city"]]
+            matter.update(category_name=category["title"], city_name=city["title"],
+                          province=city.get("province", ""))
         status = fields.get("status")
         if status == "draft":
             matter["draft"] = True
@@ -133,19 +237,99 @@ def front_matter(kind, fields):
     return matter
 
 
-def write_site(folder, files, baseurl):
-    """Write the Hugo site for ``files`` (``(relpath, text)`` pairs) into ``folder`` (emptied)."""
+def _write_page(target, matter, body):
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(matter, ensure_ascii=False, indent=1) + "\n\n" + body,
+                      encoding="utf-8")
+
+
+def _write_layouts(folder, layouts):
+    for relpath, text in layouts.items():
+        path = folder / "layouts" / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def write_site(folder, files, baseurl, languages=None, data_outputs=False):
+    """Write the Hugo site for ``files`` (``(relpath, text)`` pairs) into ``folder`` (emptied).
+
+    With ``languages`` (``("ar", "fr", "en")``), Hugo's multilingual mode with every page
+    in each language; with ``data_outputs``, Dalil's data files too (see the module)."""
     folder = Path(folder)
     if folder.exists():
         shutil.rmtree(folder)
+    if languages is None and not data_outputs:
+        return _write_one_language(folder, files, baseurl)
+    languages = list(languages or [CONFIG["defaultContentLanguage"]])
+    config = {**CONFIG, "baseURL": baseurl.rstrip("/") + "/",
+              "defaultContentLanguage": languages[0], "defaultContentLanguageInSubdir": False,
+              "languages": {lang: {"weight": weight, "languageCode": lang,
+                                   "languageName": LANGUAGE_NAMES[lang][0],
+                                   "languageDirection": LANGUAGE_NAMES[lang][1],
+                                   "title": LANGUAGE_NAMES[lang][2]}
+                            for weight, lang in enumerate(languages, 1)}}
+    layouts = {**LAYOUTS, "_default/baseof.html": BASE_LANGUAGES}
+    if data_outputs:
+        config.update(DATA_FORMATS)
+        layouts.update(DATA_LAYOUTS)
+    (folder / "content").mkdir(parents=True)
+    (folder / "config.json").write_text(json.dumps(config, ensure_ascii=False, indent=1),
+                                        encoding="utf-8")
+    _write_layouts(folder, layouts)
+
+    # Each page's versions: (kind, stem) -> {lang: (fields, body)}; a file without
+    # ``Lang`` is in the first language.
+    versions, names = {}, {"categories": {}, "cities": {}}
+    for relpath, text in files:
+        kind, name = relpath.split("/", 1)
+        if kind == "images":
+            target = folder / "static" / relpath
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            continue
+        fields, body = split_metadata(text)
+        lang = fields.get("lang", languages[0])
+        stem = fields.get("slug") or name[:-3]
+        versions.setdefault((kind, stem), {})[lang] = (fields, body)
+        if kind in names and lang == languages[0]:
+            names[kind][stem] = fields
+
+    for (kind, stem), by_lang in versions.items():
+        first_fields, first_body = by_lang[languages[0]]
+        for lang in languages:
+            fields, body = by_lang.get(lang, (first_fields, first_body))
+            matter = front_matter(kind, fields, names if data_outputs else None)
+            if kind in names:  # a term's other names, for the search index
+                matter.update({key: fields[key] for key in ("name_en", "name_fr")
+                               if key in fields})
+            if lang != languages[0] and fields.get(f"name_{lang}"):
+                matter["title"] = fields[f"name_{lang}"]
+            suffix = "" if lang == languages[0] else f".{lang}"
+            if kind in ("categories", "cities"):
+                # A term's own page: its title and description on the term list page.
+                target = folder / "content" / kind / stem / f"_index{suffix}.md"
+            else:
+                target = folder / "content" / kind / f"{stem}{suffix}.md"
+                if (data_outputs and kind == "listings" and lang == languages[0]
+                        and not matter.get("draft") and "_build" not in matter):
+                    matter["outputs"] = LISTING_DATA_OUTPUTS
+            _write_page(target, matter, body)
+    for lang in languages:
+        home = {"title": LANGUAGE_NAMES[lang][2]}
+        if data_outputs:
+            home["outputs"] = HOME_DATA_OUTPUTS if lang == languages[0] else ["HTML", "RSS"]
+        suffix = "" if lang == languages[0] else f".{lang}"
+        _write_page(folder / "content" / f"_index{suffix}.md", home, "")
+    return folder
+
+
+def _write_one_language(folder, files, baseurl):
+    """The one-language site, pages only (``invoke bench``'s Hugo job)."""
     config = {**CONFIG, "baseURL": baseurl.rstrip("/") + "/"}
     (folder / "content").mkdir(parents=True)
     (folder / "config.json").write_text(json.dumps(config, ensure_ascii=False, indent=1),
                                         encoding="utf-8")
-    for relpath, text in LAYOUTS.items():
-        path = folder / "layouts" / relpath
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+    _write_layouts(folder, LAYOUTS)
     for relpath, text in files:
         kind, name = relpath.split("/", 1)
         if kind == "images":
@@ -160,8 +344,6 @@ def write_site(folder, files, baseurl):
             target.write_text(text, encoding="utf-8")
             continue
         fields, body = split_metadata(text)
-        matter = front_matter(kind, fields)
-        target.write_text(json.dumps(matter, ensure_ascii=False, indent=1) + "\n\n" + body,
-                          encoding="utf-8")
+        target.write_text(json.dumps(front_matter(kind, fields), ensure_ascii=False, indent=1)
+                          + "\n\n" + body, encoding="utf-8")
     return folder
-

@@ -3,6 +3,8 @@
 ``generate_files(n)`` yields ``(relpath, text)`` pairs relative to a content folder;
 ``write_content(folder, n)`` writes them. Listings carry every metadata field, with
 Arabic names and English and French variants; news and blog come in proportion.
+``generate_files(n, languages)`` adds, for a site in several languages, a French
+translation of every third news item (Pelican's way: the same ``Slug``, ``Lang: fr``).
 """
 
 import datetime as dt
@@ -118,6 +120,17 @@ WORDS = ("نقدم خدمات عالية الجودة لجميع الزبناء 
          "النقل العمومي ومواقف السيارات نلتزم بمعايير النظافة والسلامة ونستعمل منتجات محلية "
          "طازجة ومختارة بعناية زورونا واكتشفوا عروضنا الخاصة للعائلات والطلبة والمؤسسات").split()
 
+# A French news item's words (its translation is a text of the same length, not a word-for-word one).
+WORDS_FR = ("nous proposons des services de qualité à tous les clients de la ville depuis de "
+            "longues années avec une équipe expérimentée un accueil chaleureux toute la semaine "
+            "du matin au soir la livraison et la réservation par téléphone ou par courriel "
+            "près des transports publics et des parkings dans le respect des normes d'hygiène "
+            "venez découvrir nos offres spéciales pour les familles les étudiants et les "
+            "entreprises").split()
+NEWS_TOPICS_FR = ["Ouverture", "Rénovation", "Festival", "Salon", "Soldes", "Atelier", "Rencontre",
+                  "Prix", "Campagne", "Marché"]
+TRANSLATED_NEWS_EVERY = 3
+
 NEWS_TOPICS = ["افتتاح", "تجديد", "مهرجان", "معرض", "تخفيضات", "ورشة", "لقاء", "جائزة", "حملة", "سوق"]
 BLOG_TOPICS = ["دليل", "نصائح", "أفضل", "كيف تختار", "جولة في", "تعرف على"]
 
@@ -127,8 +140,8 @@ def _metadata_file(body, fields):
     return "\n".join(lines) + "\n\n" + body.strip() + "\n"
 
 
-def _paragraphs(rng, words, per_paragraph=50):
-    chosen = [rng.choice(WORDS) for _ in range(words)]
+def _paragraphs(rng, words, per_paragraph=50, vocabulary=WORDS):
+    chosen = [rng.choice(vocabulary) for _ in range(words)]
     paragraphs = [" ".join(chosen[i:i + per_paragraph]) + "." for i in range(0, words, per_paragraph)]
     return "\n\n".join(paragraphs)
 
@@ -143,8 +156,11 @@ def counts(listings):
     return max(3, listings // NEWS_PER_LISTINGS), max(2, listings // BLOG_PER_LISTINGS)
 
 
-def generate_files(listings):
-    """Yield ``(relpath, text)`` for a whole synthetic site of ``listings`` listings."""
+def generate_files(listings, languages=("ar",)):
+    """Yield ``(relpath, text)`` for a whole synthetic site of ``listings`` listings.
+
+    With French among ``languages``, every third news item also has a French translation,
+    yielded last and from its own random numbers: the other files keep their bytes."""
     rng = random.Random(SEED)
     for slug, name, name_en, name_fr, *_ in CATEGORIES:
         yield f"categories/{slug}.md", _metadata_file(
@@ -191,15 +207,19 @@ def generate_files(listings):
         yield f"listings/{slug}.md", _metadata_file(_paragraphs(rng, BODY_WORDS), fields)
 
     news_count, blog_count = counts(listings)
+    news = []  # (city, date) of each news item, for its translation
     for index in range(1, news_count + 1):
         city = rng.choice(CITIES)
         # The first two are inside the news sitemap's 48-hour window.
         days = 2 if index <= 2 else 700
+        # In this order: the random numbers of every file stay those of the first version.
+        body = _paragraphs(rng, 120)
+        title = f"{rng.choice(NEWS_TOPICS)} في {city[1]} رقم {index}"
+        date = _when(rng, days)
+        news.append((city, date))
         yield f"news/news-{index:05d}.md", _metadata_file(
-            _paragraphs(rng, 120),
-            [("Title", f"{rng.choice(NEWS_TOPICS)} في {city[1]} رقم {index}"),
-             ("Slug", f"news-{index:05d}"), ("Date", _when(rng, days)),
-             ("Summary", " ".join(rng.choice(WORDS) for _ in range(15)))])
+            body, [("Title", title), ("Slug", f"news-{index:05d}"), ("Date", date),
+                   ("Summary", " ".join(rng.choice(WORDS) for _ in range(15)))])
     for index in range(1, blog_count + 1):
         category = rng.choice(CATEGORIES)
         yield f"blog/blog-{index:05d}.md", _metadata_file(
@@ -209,15 +229,30 @@ def generate_files(listings):
     for slug, title in (("about", "من نحن"), ("contact", "اتصل بنا"), ("terms", "شروط الاستخدام")):
         yield f"pages/{slug}.md", _metadata_file(_paragraphs(rng, 80),
                                                  [("Title", title), ("Slug", slug)])
+    if "fr" in languages:
+        yield from _french_news(news)
 
 
-def write_content(folder, listings):
+def _french_news(news):
+    """The French translations of every ``TRANSLATED_NEWS_EVERY``-th news item."""
+    rng = random.Random(SEED + 1)
+    for index, (city, date) in enumerate(news, 1):
+        if index % TRANSLATED_NEWS_EVERY:
+            continue
+        body = _paragraphs(rng, 120, vocabulary=WORDS_FR)
+        yield f"news/news-{index:05d}-fr.md", _metadata_file(
+            body, [("Title", f"{rng.choice(NEWS_TOPICS_FR)} à {city[3]} n° {index}"),
+                   ("Slug", f"news-{index:05d}"), ("Lang", "fr"), ("Date", date),
+                   ("Summary", " ".join(rng.choice(WORDS_FR) for _ in range(15)))])
+
+
+def write_content(folder, listings, languages=("ar",)):
     """Write the synthetic site under ``folder`` (emptied first); returns file counts."""
     folder = Path(folder)
     if folder.exists():
         shutil.rmtree(folder)
     totals = {}
-    for relpath, text in generate_files(listings):
+    for relpath, text in generate_files(listings, languages):
         path = folder / relpath
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")

@@ -277,3 +277,24 @@ def test_a_failed_write_leaves_nothing_half_written(tmp_path, monkeypatch):
 ])
 def test_split_address(address, cities, expected):
     assert split_address(address, cities, "المغرب") == expected
+
+
+def test_a_listings_translation_is_not_taken_for_the_listing(tmp_path):
+    """``dar-tajine.fr.md`` sorts before ``dar-tajine.md``: the import still replaces the
+    listing's own file, and leaves the translation of its description as it is."""
+    files = {**sb.base_files(), **sb.listing("dar-tajine", "دار الطاجين")}
+    files["listings/dar-tajine.fr.md"] = sb.metadata_file("Des tajines.", Slug="dar-tajine",
+                                                          Lang="fr")
+    settings = new_site(tmp_path, files)
+    translation = content_files(tmp_path)["listings/dar-tajine.fr.md"]
+    source = tmp_path / "one.csv"
+    write_csv(source, [FIELDS, ["دار الطاجين الجديدة", "مطاعم", "", "", "", "الدار البيضاء", "",
+                                sb.SITEURL + "/directory/listing/dar-tajine/", ""]])
+    report = import_listings(source, settings)
+    assert [message.split(" already holds")[0] for _, message in report.skipped] == [
+        str(tmp_path / "content/listings/dar-tajine.md")]
+    report = import_listings(source, settings, force=True)
+    assert report.skipped == []
+    written = content_files(tmp_path)
+    assert "Title: دار الطاجين الجديدة" in written["listings/dar-tajine.md"].decode("utf-8")
+    assert written["listings/dar-tajine.fr.md"] == translation

@@ -1,16 +1,20 @@
-"""``invoke bench`` as a smoke test (no timing assertion), its JSON report and its Hugo site."""
+"""``invoke bench`` and ``invoke bench-languages`` as smoke tests (no timing assertion),
+their JSON reports and their Hugo sites."""
 
+import csv
 import json
 import re
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
+import vobject
 from lxml import etree, html
 
-from benchmarks import build, hugo
-from benchmarks.synthetic import generate_files
+from benchmarks import build, hugo, languages
+from benchmarks.synthetic import CATEGORIES, CITIES, counts, generate_files
 from tests.sitebuilder import REPO
 
 pytestmark = pytest.mark.skipif(shutil.which("hugo") is None, reason="Debian's hugo is needed")
@@ -164,3 +168,183 @@ def test_summarise_takes_ratios_within_rounds():
     assert ratios["dalil/hugo"]["seconds"] == {"median": 1.5, "min": 1.0, "max": 2.0, "n": 3}
     assert ratios["dalil/hugo"]["peak_rss_mib"]["median"] == 0.5
     assert "dalil/pelican" not in ratios
+
+
+LANGUAGE_LISTINGS = 300
+
+
+@pytest.fixture(scope="module")
+def languages_report(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("bench-languages")
+    report_path = workdir / "languages.json"
+    completed = subprocess.run(
+        [sys.executable, "-m", "invoke", "-r", str(REPO), "bench-languages",
+         "--listings", str(LANGUAGE_LISTINGS), "--rounds", str(ROUNDS),
+         "--report", str(report_path), "--workdir", str(workdir)],
+        cwd=workdir, capture_output=True, text=True, timeout=1200)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    return (json.loads(report_path.read_text(encoding="utf-8")), workdir,
+            workdir / f"languages-n{LANGUAGE_LISTINGS}")
+
+
+def listing_texts():
+    return {path.rsplit("/", 1)[1][:-3]: text for path, text in generate_files(LANGUAGE_LISTINGS)
+            if path.startswith("listings/")}
+
+
+def test_languages_bench_times_both_tools_in_interleaved_rounds(languages_report):
+    data, _, site = languages_report
+    assert data["languages"] == ["ar", "fr", "en"]
+    (entry,) = data["sizes"]
+    assert entry["listings"] == LANGUAGE_LISTINGS and entry["failed"] == []
+    assert entry["content_files"]["news"] == counts(LANGUAGE_LISTINGS)[0] + 2  # 2 translated
+    assert len(entry["rounds"]) == ROUNDS
+    for builds in entry["rounds"]:
+        assert list(builds) == ["dalil", "hugo"]
+        for result in builds.values():
+            assert result["returncode"] == 0 and result["seconds"] > 0
+            assert result["cpu_seconds"] > 0 and result["peak_pss_mib"] > 10
+    logs = [site / f"{name}-{number}.log" for number in range(1, ROUNDS + 1)
+            for name in ("dalil-cold", "hugo")]
+    stamps = [path.stat().st_mtime_ns for path in logs]
+    assert stamps == sorted(stamps)
+    for metric in languages.METRICS:
+        ratios = sorted(builds["dalil"][metric] / builds["hugo"][metric]
+                        for builds in entry["rounds"])
+        assert entry["ratios"]["dalil/hugo"][metric]["min"] == pytest.approx(ratios[0], abs=1e-3)
+    verdict = entry["issue_42"]
+    assert set(verdict) == {"seconds", "peak_pss_mib"}
+    assert verdict["peak_pss_mib"]["at_most"] == 0.25
+    if entry["same_pages"]:
+        assert verdict["seconds"]["met"] is (
+            entry["ratios"]["dalil/hugo"]["seconds"]["median"] <= 1)
+    else:  # a Dalil that wrote one language did not do Hugo's job
+        assert verdict["seconds"]["met"] is verdict["peak_pss_mib"]["met"] is None
+    # Dalil is told its languages.
+    assert "DALIL_LANGUAGES = ['ar', 'fr', 'en']" in (site / "pelicanconf.py").read_text("utf-8")
+
+
+def test_each_tool_wrote_every_page_in_each_language(languages_report):
+    data, _, site = languages_report
+    (entry,) = data["sizes"]
+    texts = listing_texts()
+    # Hidden listings have a page (in no list), drafts none in the directory.
+    pages = sorted(slug for slug, text in texts.items() if "Status: draft" not in text)
+    expected = {"listing": len(pages), "category": len(CATEGORIES), "city": len(CITIES),
+                "news": counts(LANGUAGE_LISTINGS)[0], "home": 1}
+    for tool in ("dalil", "hugo"):
+        assert entry["pages"][tool] == {lang: expected for lang in ("ar", "fr", "en")}, tool
+    assert entry["same_pages"] is True
+    for tool, prefix in (("dalil", ""), ("dalil", "fr/"), ("dalil", "en/"),
+                         ("hugo", ""), ("hugo", "fr/"), ("hugo", "en/")):
+        folder = site / f"{tool}-output" / f"{prefix}directory" / "listing"
+        assert sorted(path.parent.name for path in folder.glob("*/index.html")) == pages
+    # Hugo's French page of a listing: in French, named by its Name_fr, with its versions.
+    slug = pages[0]
+    fields, _ = hugo.split_metadata(texts[slug])
+    page = html.parse(str(site / "hugo-output" / "fr" / "directory" / "listing" / slug
+                          / "index.html")).getroot()
+    assert (page.get("lang"), page.get("dir")) == ("fr", "ltr")
+    assert page.findtext(".//h1") == fields["name_fr"]
+    alternates = {link.get("hreflang"): link.get("href")
+                  for link in page.iter("link") if link.get("hreflang")}
+    assert alternates == {
+        "ar": f"{build.SITEURL}/directory/listing/{slug}/",
+        "fr": f"{build.SITEURL}/fr/directory/listing/{slug}/",
+        "en": f"{build.SITEURL}/en/directory/listing/{slug}/",
+        "x-default": f"{build.SITEURL}/directory/listing/{slug}/"}
+    restaurants = html.parse(str(site / "hugo-output" / "en" / "categories" / "restaurants"
+                                 / "index.html"))
+    assert restaurants.findtext(".//h1") == "Restaurants"
+    # A translated news item in French, an untranslated one as written.
+    assert html.parse(str(site / "hugo-output" / "fr" / "news" / "news-00003" / "index.html")
+                      ).findtext(".//h1").endswith("n° 3")
+    assert html.parse(str(site / "hugo-output" / "fr" / "news" / "news-00001" / "index.html")
+                      ).findtext(".//h1").endswith("رقم 1")
+
+
+def test_each_tool_wrote_the_data_files_once(languages_report):
+    data, _, site = languages_report
+    (entry,) = data["sizes"]
+    texts = listing_texts()
+    exported = sorted(slug for slug, text in texts.items() if "\nStatus:" not in text)
+    once = {"contact.vcf": len(exported), "contact.vcf folders": ["directory/listing"],
+            "search-index.json": 1, "search-index.json folders": ["."],
+            "export.json": 1, "export.json folders": ["directory"],
+            "export.csv": 1, "export.csv folders": ["directory"]}
+    assert entry["data_files"] == {"dalil": once, "hugo": once}
+    # Hugo's data files hold what Dalil's do.
+    output = site / "hugo-output"
+    records = json.loads((output / "directory" / "export.json").read_text("utf-8"))
+    assert [record["url"].split("/")[-2] for record in records] == exported
+    assert list(records[0]) == sorted(["name", "category", "phone", "email", "website",
+                                       "address", "image", "url", "dateModified"])
+    with open(output / "directory" / "export.csv", encoding="utf-8-sig", newline="") as file:
+        rows = list(csv.reader(file))
+    assert rows[0][:2] == ["name", "category"] and len(rows) == len(exported) + 1
+    assert [row[7] for row in rows[1:]] == [record["url"] for record in records]
+    index = json.loads((output / "search-index.json").read_text("utf-8"))
+    assert sorted(item["s"] for item in index if item["t"] == "listing") == exported
+    assert sum(item["t"] == "location" for item in index) == len(CITIES)
+    fields, _ = hugo.split_metadata(texts[exported[0]])
+    card = vobject.readOne((output / "directory" / "listing" / exported[0] / "contact.vcf")
+                           .read_text("utf-8"))
+    assert card.fn.value == fields["title"] and card.tel.value == fields["phone"]
+    assert card.adr.value.city == {slug: name for slug, name, *_ in CITIES}[fields["city"]]
+
+
+def test_languages_bench_prints_its_tables(languages_report):
+    _, workdir, _ = languages_report
+    report = json.loads((workdir / "languages.json").read_text(encoding="utf-8"))
+    tables = languages.table(report)
+    assert [table.title.split(":")[0] for table in tables] == [
+        "Cold builds in several languages", "Dalil / Hugo, each round's ratio",
+        "Pages per language (listing, category, city, news, home)"]
+
+
+def test_french_news_translations_leave_the_other_files_alone():
+    one = list(generate_files(300))
+    three = list(generate_files(300, ("ar", "fr", "en")))
+    assert three[:len(one)] == one
+    translations = dict(three[len(one):])
+    assert sorted(translations) == ["news/news-00003-fr.md", "news/news-00006-fr.md"]
+    fields, body = hugo.split_metadata(translations["news/news-00003-fr.md"])
+    original, _ = hugo.split_metadata(dict(one)["news/news-00003.md"])
+    assert (fields["slug"], fields["lang"], fields["date"]) == ("news-00003", "fr",
+                                                                original["date"])
+    assert body.strip() and not re.search("[\u0600-\u06ff]", body)
+
+
+def _python(code):
+    return [sys.executable, "-c", code]
+
+
+# 150 MiB written, then a fork: the child shares every page, or writes its own copy.
+ALLOCATE = ("import os, time\n"
+            "block = bytearray(150 * 2**20)\n"
+            "block[::4096] = b'x' * len(block[::4096])\n"
+            "if os.fork() == 0:\n"
+            "    {child}\n"
+            "    time.sleep(1)\n"
+            "    os._exit(0)\n"
+            "os.wait()\n")
+
+
+def test_peak_pss_counts_shared_pages_once_and_sums_the_tree(tmp_path):
+    shared = build.measure(_python(ALLOCATE.format(child="pass")), tmp_path,
+                           tmp_path / "shared.log", pss_interval=0.05)
+    writes = "block[::4096] = b'y' * len(block[::4096])"
+    copied = build.measure(_python(ALLOCATE.format(child=writes)), tmp_path,
+                           tmp_path / "copied.log", pss_interval=0.05)
+    assert shared["returncode"] == copied["returncode"] == 0
+    # wait4 gives the largest single process: the same in both.
+    assert 150 < shared["peak_rss_mib"] < 200 and 150 < copied["peak_rss_mib"] < 200
+    assert 150 < shared["peak_pss_mib"] < 200
+    assert 300 < copied["peak_pss_mib"] < 400
+
+
+def test_tree_pss_of_a_finished_process_is_zero():
+    process = subprocess.Popen(_python("pass"))
+    process.wait()
+    time.sleep(0.05)
+    assert build.tree_pss_kib(process.pid) == 0

@@ -62,6 +62,21 @@ def content_lang(settings):
         or interface_settings(settings).lang
 
 
+def local_name_field(settings):
+    """The field of a listing's or term's name in the language a build shows
+    (``name_fr``), or None when it shows the language titles are written in: their
+    ``name`` (the Title) is then the name in that language."""
+    lang = interface_settings(settings).lang
+    return None if lang == content_lang(settings) else f"name_{lang}"
+
+
+def shown_name(item, field):
+    """The name of ``item`` (a listing, category or city) a page shows: its name in the
+    page's language (``field``, from ``local_name_field``) where it has one, else its
+    Title."""
+    return (getattr(item, field, "") if field else "") or item.name
+
+
 def N_(message):
     """Mark ``message`` (English) for extraction; it is translated where it is shown."""
     return message
@@ -183,8 +198,11 @@ def install_interface(generator):
     """``generator_init``: gettext, ``interface_lang``/``interface_dir``, the URL of the
     scripts' messages (``script_messages_url``, below SITEURL), ``content_attrs`` (the
     ``lang`` and ``dir`` of content text when the interface is in another language),
-    ``name_attrs`` (those of an element holding one name: ``dir="auto"`` always) and
-    the ``number``, ``day`` and ``weekday`` filters in ``generator``'s Jinja environment."""
+    ``name_attrs`` (those of an element holding one name: ``dir="auto"`` always),
+    ``local_name``/``local_name_attrs`` (a listing's, category's or city's name in the
+    page's language, else its Title, and the attributes of its element), ``content_lang``,
+    ``lang_dir`` (a language's direction) and the ``number``, ``day`` and ``weekday``
+    filters in ``generator``'s Jinja environment."""
     cfg = interface_settings(generator.settings)
     env = generator.env
     env.add_extension("jinja2.ext.i18n")
@@ -204,9 +222,22 @@ def install_interface(generator):
     # A name (listing, term, article, page) is set apart with its own direction, whatever
     # the interface's: "Dalil Pro." is not drawn ".Dalil Pro" on an RTL page.
     name_attrs = content_attrs or Markup(' dir="auto"')
+    local_field = local_name_field(generator.settings)
+    # A name in the page's language: said so, and set apart.
+    own_attrs = Markup(' lang="{}" dir="auto"').format(cfg.lang)
+
+    def local_name(item):
+        return shown_name(item, local_field)
+
+    def local_name_attrs(item):
+        """``name_attrs`` of ``local_name(item)``: the Title's language when it is shown."""
+        return own_attrs if local_field and getattr(item, local_field, "") else name_attrs
+
     env.globals.update(interface_lang=cfg.lang, interface_dir=cfg.dir,
                        script_messages_url=script_messages_save_as(generator.settings),
-                       content_attrs=content_attrs, name_attrs=name_attrs)
+                       content_attrs=content_attrs, name_attrs=name_attrs,
+                       content_lang=written_in, lang_dir=lambda lang: DIRECTIONS.get(lang, "auto"),
+                       local_name=local_name, local_name_attrs=local_name_attrs)
     # Babel takes 20 µs a number, and pages show the same few (counts, page numbers).
     env.filters["number"] = functools.lru_cache(maxsize=4096, typed=True)(
         lambda value: format_number(value, cfg.lang))
@@ -217,3 +248,20 @@ def install_interface(generator):
     # Looked up once: a listing page names the seven days twice.
     day_names = [weekday_name(day, cfg.lang) for day in range(7)]
     env.filters["weekday"] = lambda value: day_names[value]
+    # Text in a language of its own (an item a build has no translation of): ``lang_attrs``.
+    env.globals.update(lang_attrs=functools.partial(lang_attrs, cfg.lang),
+                       title_attrs=functools.partial(title_attrs, cfg.lang))
+
+
+def lang_attrs(page_lang, lang):
+    """``lang`` and ``dir`` of text in ``lang`` (an untranslated article, page or listing
+    description) on a page in ``page_lang``: none when it is the page's language."""
+    if not lang or lang == page_lang:
+        return Markup("")
+    return Markup(' lang="{}" dir="{}"').format(lang, DIRECTIONS.get(lang, "auto"))
+
+
+def title_attrs(page_lang, lang):
+    """``lang_attrs`` of a title in ``lang``: in the page's language, still set apart
+    with its own direction (see ``name_attrs``)."""
+    return lang_attrs(page_lang, lang) or Markup(' dir="auto"')

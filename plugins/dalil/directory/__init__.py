@@ -14,8 +14,8 @@ from dalil.core.writer import get_writer
 from .articles import (check_article_slugs, check_page_slugs, claim_directory_folders,
                        fix_content_urls, forget_memoized_content, index_taxonomy_articles,
                        keep_relative_source_path, publish_page_links, sanitize_content,
-                       save_content_pages, share_url_wrappers, wait_for_dates,
-                       write_articles_beside, write_empty_categories)
+                       save_content_pages, share_url_wrappers, show_at_own_urls, tell_languages,
+                       wait_for_dates, write_articles_beside, write_empty_categories)
 from .generator import DirectoryGenerator
 from .images import check_listing_images
 from .reader import use_for_content
@@ -43,12 +43,16 @@ def register():
     signals.get_writer.connect(get_writer)
     signals.static_generator_finalized.connect(keep_unchanged_static)
     signals.static_generator_finalized.connect(check_listing_images)
+    signals.article_generator_context.connect(tell_languages)
+    signals.page_generator_context.connect(tell_languages)
     signals.article_generator_context.connect(share_url_wrappers)
     signals.page_generator_context.connect(share_url_wrappers)
     signals.article_generator_pretaxonomy.connect(wait_for_dates)
+    signals.article_generator_finalized.connect(show_at_own_urls)
     signals.article_generator_finalized.connect(check_article_slugs)
     signals.article_generator_finalized.connect(fix_content_urls)
     signals.article_generator_finalized.connect(index_taxonomy_articles)
+    signals.page_generator_finalized.connect(show_at_own_urls)
     signals.page_generator_finalized.connect(fix_content_urls)
     signals.page_generator_finalized.connect(check_page_slugs)
     signals.page_generator_finalized.connect(publish_page_links)

@@ -14,6 +14,7 @@ from pelican.utils import order_content, process_translations
 from dalil.core.background import fork_available
 from dalil.core.dates import build_time
 from dalil.core.errors import ContentErrors
+from dalil.core.i18n import content_lang
 from dalil.core.output import output_files
 from dalil.core.writer import CONTENT_PAGES_CACHES, DalilWriter
 from dalil.core.slugs import SLUG_RULE, is_valid_slug
@@ -34,20 +35,22 @@ def _display_path(base, source_path):
 
 
 def check_slugs(generator, items, kind_of):
-    """Every slug of the form, and unique within its kind (``news``, ``blog``, ``page``)."""
+    """Every slug of the form, and unique within its kind (``news``, ``blog``, ``page``)
+    and language: a file with another's slug and another ``Lang`` is its translation."""
     errors = ContentErrors()
     seen = defaultdict(dict)
     base = os.path.dirname(os.path.abspath(generator.path))
     for item in sorted(items, key=lambda item: item.source_path):
         where = _display_path(base, item.source_path)
         kind = kind_of(item)
+        lang = getattr(item, "lang", None)
         if not is_valid_slug(item.slug):
             errors.add(where, "Slug %r is not of the form %s", item.slug, SLUG_RULE)
-        elif item.slug in seen[kind]:
-            errors.add(where, "duplicate %s slug %r, also used by %s",
-                       kind, item.slug, seen[kind][item.slug])
+        elif item.slug in seen[kind, lang]:
+            errors.add(where, "duplicate %s slug %r, also used by %s%s", kind, item.slug,
+                       seen[kind, lang][item.slug], "" if lang is None else f" (Lang: {lang})")
         else:
-            seen[kind][item.slug] = where
+            seen[kind, lang][item.slug] = where
     errors.report(logger)
 
 
@@ -61,6 +64,20 @@ def claim_directory_folders(pelican):
     for key in ("ARTICLE_EXCLUDES", "PAGE_EXCLUDES"):
         excluded = list(settings.get(key) or [])
         settings[key] = excluded + [folder for folder in folders if folder not in excluded]
+
+
+def tell_languages(generator, metadata):
+    """``article_generator_context``, ``page_generator_context``: an article or page
+    without ``Lang`` is in the language the content is written in, not in the build's
+    ``DEFAULT_LANG`` (Pelican's default), which in another language's build is that of its
+    translations: the original is then told from them, and shown where there is none.
+    One in a third language is a translation (Pelican's ``Translation``) this build does
+    not show: without one in the build's language, Pelican would show every version."""
+    settings = generator.settings
+    written_in = content_lang(settings)
+    lang = metadata.setdefault("lang", written_in)
+    if lang not in (written_in, settings.get("DEFAULT_LANG")):
+        metadata.setdefault("translation", "true")
 
 
 # generator -> {(wrapper class, name): the wrapper its content shares}
@@ -122,6 +139,20 @@ def wait_for_dates(generator):
             by_status[status], translation_id=settings["ARTICLE_TRANSLATION_ID"])
         setattr(generator, originals, order_content(found, settings["ARTICLE_ORDER_BY"]))
         setattr(generator, translations, translated)
+
+
+# The lists of the articles and pages a build shows (Pelican's originals), by status.
+_SHOWN_LISTS = ("articles", "hidden_articles", "drafts", "pages", "hidden_pages", "draft_pages")
+
+
+def show_at_own_urls(generator):
+    """``article_generator_finalized``, ``page_generator_finalized``: Pelican gives an
+    item not in ``DEFAULT_LANG`` a translation's URL and ``save_as`` (``*_LANG_URL``, ""
+    in a language's build: not written). The items a build shows are its own pages, at
+    their own URLs: its language's translations, and the originals it has none of."""
+    for name in _SHOWN_LISTS:
+        for item in getattr(generator, name, ()):
+            item.in_default_lang = True
 
 
 def check_article_slugs(generator):
@@ -194,7 +225,7 @@ def publish_page_links(generator):
     """``page_generator_finalized``: the footer's links to the site's pages, as plain
     data, so that a page's digest notices a renamed page (Page objects it cannot read)."""
     generator.context["dalil_page_links"] = tuple(
-        (page.url, plain_text(page.title)) for page in generator.pages)
+        (page.url, plain_text(page.title), page.lang) for page in generator.pages)
 
 
 def sanitize_content(instance):

@@ -23,7 +23,8 @@ from pelican.readers import Readers, find_empty_alt
 from dalil.core.background import BACKGROUND_NICENESS
 from dalil.core.dates import build_time
 from dalil.core.errors import ContentErrors
-from dalil.core.i18n import N_, write_script_messages
+from dalil.core.i18n import (N_, content_lang, local_name_field, shown_name,
+                             write_script_messages)
 from dalil.core.languages import build_other_languages, language_record
 from dalil.core.memory import kept_for_the_build, leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
@@ -47,8 +48,9 @@ from .model import CORE_FIELDS, CONTEXT_KEY, Directory, Listing, Term, cached_li
 from .progress import Progress, print_summary
 from .reader import LeanMarkdownReader
 from .sources import (DIGEST, LISTING_INDEX, WHERE, SourceCache, file_stamp, file_stamps,
-                      is_listing, listing_record, listing_texts, record_name, record_sort_key,
-                      term_record, with_sort_key)
+                      is_listing, is_translation, listing_record, listing_texts, record_name,
+                      record_sort_key, term_record, translation_lang, translation_record,
+                      with_sort_key)
 from .settings import directory_settings
 
 logger = logging.getLogger(__name__)
@@ -95,12 +97,16 @@ class DirectoryGenerator(Generator):
         self.workers = worker_count(self.config.workers)
         self.lean_reader = LeanMarkdownReader(reader_settings)
         self.near_me_index = near_me_index(self.settings)
+        # The listings' and terms' names in the pages' language: their ``name_fr``, say.
+        self.local_name_field = local_name_field(self.settings)
         self.source_cache = source_cache(self.settings)
         self.content_folder = os.path.basename(os.path.abspath(self.path))
         self.collator = None  # loaded on first use, dropped once the listings are sorted
         self.sort_keys = {}  # id(listing or term) -> collation key of its name
         self.known_sort_keys = {}  # name -> collation key, from the cache
         self.unloaded_texts = {}  # listing -> its record: its HTML still in the cache
+        self.content_language = content_lang(self.settings)  # listings' own
+        self.translations = {}  # listing -> its description's translation this build shows
         self._sizing = None  # (pool, result) of a worker measuring the last build's pages
         self._stored_pages = None  # the last build's page digests, loaded ahead (stored_pages)
         self._stale_pages = None  # the pages _sizing found changed, once taken (_measured_stale)
@@ -255,6 +261,9 @@ class DirectoryGenerator(Generator):
         # relpaths are below self.path: no os.path.relpath per file (a tenth of a rebuild).
         where = self.content_folder + "/" + relpath.replace(os.sep, "/")
         if kind == "listing":
+            lang = translation_lang(metadata, self.content_language)
+            if lang is not None:
+                return translation_record(content, metadata, where, lang)
             return listing_record(content, metadata, where, self.config,
                                   self.settings.get("TIMEZONE", "UTC"))
         return term_record(kind, content, metadata, where, self.config.max_name_length)
@@ -270,6 +279,12 @@ class DirectoryGenerator(Generator):
             self.collator = WordCollator()
         weights = self.collator.sort_key(name)
         return struct.pack(f">{len(weights)}I", *weights)
+
+    def _shown_name_order(self, sort_keys):
+        """The sort key of a term by the name its pages show (``shown_name``), then slug."""
+        if self.local_name_field is None:
+            return lambda term: (sort_keys[id(term)], term.slug)
+        return lambda term: (self.collation_key(shown_name(term, self.local_name_field)), term.slug)
 
     def read_source(self, relpath):
         """``(content, metadata)`` of one source file (runs in a worker)."""
@@ -330,8 +345,12 @@ class DirectoryGenerator(Generator):
             digests = {}
             term_digests = {id(term): digest(repr(term_key(term)))
                             for term in (*categories.values(), *cities.values())}
+        translations = []
         for record in records:
             if record.__class__ is not tuple:  # not is_listing: stopped by its problems
+                if is_translation(record):
+                    translations.append(record)
+                    continue
                 for key, known in (("category", categories), ("city", cities)):
                     if record[key] and record[key] not in known:
                         errors.add(record["where"], "names unknown %s %r", key, record[key])
@@ -370,7 +389,40 @@ class DirectoryGenerator(Generator):
             if digests is not None:
                 digests[listing] = digest(record_digest + term_digests[id(category)]
                                           + term_digests[id(city)])
+        self._read_translations(translations, by_slug, digests, errors)
         return [by_slug[slug] for slug in sorted(by_slug)], digests
+
+    def _read_translations(self, records, by_slug, digests, errors):
+        """Check the translations of listings' descriptions; those in the language of this
+        build (``DEFAULT_LANG``) replace their listings' descriptions (``translate``)."""
+        build_lang = self.settings.get("DEFAULT_LANG")
+        seen = {}  # (slug, lang) -> where
+        for record in sorted(records, key=lambda record: record["where"]):
+            for problem in record["problems"]:
+                errors.add(record["where"], "%s", problem)
+            if record["translation"] is None:
+                continue
+            where, translation = record["where"], record["translation"]
+            slug, lang = translation["slug"], translation["lang"]
+            listing = by_slug.get(slug)
+            if listing is None:
+                errors.add(where, "is a translation (Lang: %s) of listing %r, which does not "
+                           "exist: no listing has that Slug", lang, slug)
+                continue
+            if (slug, lang) in seen:
+                errors.add(where, "is a second translation of listing %r into %s, also "
+                           "translated by %s", slug, lang, seen[slug, lang])
+                continue
+            seen[slug, lang] = where
+            if lang != build_lang:
+                continue
+            if record["removed"]:
+                report_removed(where, record["removed"])
+            self.translations[listing] = translation
+            if listing not in self.unloaded_texts:  # else once its texts are loaded
+                translate(listing, translation)
+            if digests is not None:
+                digests[listing] = digest(digests[listing] + translation["digest"])
 
     def generate_context(self):
         if self.directory is None:
@@ -432,8 +484,8 @@ class DirectoryGenerator(Generator):
             drafts=[listing for listing in listings if listing.status == "draft"],
             categories=[categories[slug] for slug in sorted(categories)],
             cities=[cities[slug] for slug in sorted(cities)],
-            categories_by_name=sorted(categories.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
-            cities_by_name=sorted(cities.values(), key=lambda t: (sort_keys[id(t)], t.slug)),
+            categories_by_name=sorted(categories.values(), key=self._shown_name_order(sort_keys)),
+            cities_by_name=sorted(cities.values(), key=self._shown_name_order(sort_keys)),
         )
         directory.newest_known = directory.newest(NEWEST_KNOWN)
         directory.newest_by_term = newest_by_term
@@ -571,6 +623,8 @@ class DirectoryGenerator(Generator):
                 read_again = self.read_record("listing", relpath)
                 texts = listing_texts(read_again) if is_listing(read_again) else ("", "")
             listing.summary, listing.content = texts
+            if listing in self.translations:
+                translate(listing, self.translations[listing])
 
     @staticmethod
     def _claim(writer, save_as, changed):
@@ -607,7 +661,7 @@ class DirectoryGenerator(Generator):
             extra = {"listing": listing, "noindex": listing.status != "published",
                      "summary_text": summary_text,
                      "json_ld": listing_json_ld(listing, self.settings.get("SITEURL", ""),
-                                                summary_text)}
+                                                summary_text, self.local_name_field)}
             if self.cards is not None and listing.status == "published":
                 card = str(self._card_macro()(listing, self.context.get("SITEURL"), 2))
         else:
@@ -675,6 +729,14 @@ class DirectoryGenerator(Generator):
         print_summary(self, time.perf_counter() - self.started)
         leave_build_to_exit()
         build_other_languages(pelican_object)
+
+
+def translate(listing, translation):
+    """Show ``translation``'s description on ``listing``'s page: its text, and its summary
+    when it has one (else the listing's own, in the listing's language)."""
+    listing.content, listing.description_lang = translation["content"], translation["lang"]
+    if translation["summary"]:
+        listing.summary, listing.summary_lang = translation["summary"], translation["lang"]
 
 
 def source_cache(settings):

@@ -2,6 +2,7 @@
 
 import json
 
+from dalil.core.i18n import shown_name
 from dalil.core.urls import absolute_url
 
 from .hours import MINUTES_PER_DAY, SCHEMA_DAYS, clock
@@ -29,16 +30,23 @@ def opening_hours_specification(opening_ranges):
             for (opens, closes), days in ordered]
 
 
-def listing_json_ld(listing, siteurl, summary_text):
+def listing_json_ld(listing, siteurl, summary_text, name_field=None):
     """The JSON-LD text, safe inside ``<script type="application/ld+json">``;
-    ``summary_text`` is ``plain_text`` of the listing's summary, which its page shows too."""
+    ``summary_text`` is ``plain_text`` of the listing's summary, which its page shows too.
+    ``name_field`` is ``local_name_field``'s: the ``name`` is the one the page shows, in
+    its language where the listing has it, and the listing's other names are its
+    ``alternateName``. The postal address stays as written, like the page's."""
+    name = shown_name(listing, name_field)
     data = {
         "@context": "https://schema.org",
         "@type": listing.category.schema_type,
-        "name": listing.name,
+        "name": name,
         "url": absolute_url(siteurl, listing.url),
     }
-    alternate = [name for name in (listing.name_en, listing.name_fr) if name]
+    # A language without a name field (name_ar on a site written in English) shows the Title.
+    shown_field = name_field if name_field and getattr(listing, name_field, "") else "name"
+    alternate = [getattr(listing, field) for field in ("name", "name_en", "name_fr")
+                 if field != shown_field and getattr(listing, field)]
     if alternate:
         data["alternateName"] = alternate
     if listing.phone:

@@ -38,12 +38,14 @@ class TextNotLoaded:
 TEXT_NOT_LOADED = TextNotLoaded()
 
 
-def alternate_names(item, shown):
-    """``[(lang, name)]``: the English and French names of a listing or term, each once and
-    without ``shown`` (the name the page already shows): "Casablanca", not "Casablanca ·
-    Casablanca", when both are the same."""
+def alternate_names(item, shown, title_lang=""):
+    """``[(lang, name)]``: the names of a listing or term a page does not show already
+    (``shown``), each once: its Title (written in ``title_lang``; left out without it),
+    then its English and French names. "Casablanca", not "Casablanca · Casablanca",
+    when two are the same."""
     names = []
-    for lang, name in (("en", item.name_en), ("fr", item.name_fr)):
+    for lang, name in ((title_lang, item.name if title_lang else ""),
+                       ("en", item.name_en), ("fr", item.name_fr)):
         if name and name != shown and all(name != other for _, other in names):
             names.append((lang, name))
     return names
@@ -106,6 +108,10 @@ class Listing:
     # The other fields of a listing from the source cache as ``marshal`` data (see
     # ``cached_listing``), None once they are set.
     packed: object = field(default=None, init=False, repr=False)
+    # The language of ``content`` and of ``summary`` when a translation shows them (see
+    # ``generator.translate``), None for the language listings are written in.
+    description_lang: object = field(default=None, init=False, repr=False)
+    summary_lang: object = field(default=None, init=False, repr=False)
 
     def __getattr__(self, name):
         """Only for a field not set: a listing from the source cache sets its packed fields
@@ -209,6 +215,7 @@ def cached_listing(core, category, city, packed):
     listing.modified = None if modified is None else _from_iso(modified)
     listing.summary = listing.content = TEXT_NOT_LOADED
     listing.packed = packed
+    listing.description_lang = listing.summary_lang = None
     return listing
 
 

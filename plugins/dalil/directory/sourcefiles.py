@@ -11,9 +11,12 @@ from pathlib import Path
 
 from pelican.readers import Readers
 
+from dalil.core.i18n import content_lang
 from dalil.core.output import replace_atomically
 from dalil.core.slugs import derive_slug
 from dalil.core.text import plain_text
+
+from .sources import translation_lang
 
 
 class ImportFailed(Exception):
@@ -41,6 +44,7 @@ def read_sources(settings, folders, skip=None):
     reader_settings = dict(settings, USE_FOLDER_AS_CATEGORY=False, DEFAULT_METADATA={},
                            DEFAULT_DATE=None, FILENAME_METADATA="", PATH_METADATA="")
     readers = Readers(reader_settings)
+    written_in = content_lang(settings)
     sources = []
     for folder in folders:
         base = Path(content, folder)
@@ -57,6 +61,8 @@ def read_sources(settings, folders, skip=None):
             except Exception as error:  # a reader's own error: bad date, bad encoding, ...
                 raise ImportFailed(f"{path}: cannot be read: {error}") from None
             meta = source.metadata
+            if translation_lang(meta, written_in) is not None:
+                continue  # a translation of a listing's description: not a source of its own
             title = plain_text(meta.get("title"))
             name_en, name_fr = plain_text(meta.get("name_en")), plain_text(meta.get("name_fr"))
             slug = str(meta.get("slug") or "").strip() or derive_slug(name_en, name_fr, title)

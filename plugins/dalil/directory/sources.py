@@ -115,6 +115,52 @@ def term_record(kind, content, metadata, where, max_name_length):
     return {"where": where, "problems": problems, "fields": fields, "removed": removed}
 
 
+# What a translation of a listing's description holds: the rest is the listing's own.
+TRANSLATION_KEYS = ("slug", "lang", "summary")
+
+
+def translation_lang(metadata, content_language):
+    """The ``Lang`` of a translation of a listing's description (a listing file whose Lang
+    is not ``content_language``, the language listings are written in), else None."""
+    lang = plain_text(str(metadata.get("lang") or ""))
+    return lang if lang and lang != content_language else None
+
+
+def translation_record(content, metadata, where, lang):
+    """The record of a translation of a listing's description into ``lang``: a dict with
+    ``translation`` (its slug, language, summary, text and digest), None when ``problems``
+    stop it. It is no listing: the listing of its slug shows it in its language's build."""
+    problems = []
+    data = sorted(key.capitalize() for key in metadata if key not in TRANSLATION_KEYS)
+    if data:
+        problems.append(f"is a translation (Lang: {lang}) of a listing's description, which "
+                        f"holds only Slug, Lang, Summary and the text, not {', '.join(data)} "
+                        "(the listing's own file has them)")
+    slug = None
+    if metadata.get("slug") is None:
+        problems.append(f"is a translation (Lang: {lang}) with no Slug: it needs the Slug of "
+                        "the listing it translates")
+    else:
+        slug, problem = record_slug(metadata)
+        if problem:
+            problems.append(problem)
+    removed = []
+    summary, text = clean_html(metadata.get("summary"), removed), clean_html(content, removed)
+    if not plain_text(text):
+        problems.append(f"is a translation (Lang: {lang}) with no text")
+    translation = None if problems else {"slug": slug, "lang": lang, "summary": summary,
+                                         "content": text}
+    if translation is not None:
+        translation["digest"] = fields_digest(translation)
+    return {"where": where, "problems": problems, "fields": None, "removed": removed,
+            "category": "", "city": "", "translation": translation}
+
+
+def is_translation(record):
+    """True for the record of a translation (``translation_record``)."""
+    return record.__class__ is dict and "translation" in record
+
+
 def listing_record(content, metadata, where, config, timezone):
     """A listing's record (``LISTING_RECORD``); when problems stop it, a dict of them, with
     ``fields`` None and the slugs of its ``category`` and ``city``. ``config`` is the

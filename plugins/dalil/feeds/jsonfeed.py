@@ -9,7 +9,7 @@ from dalil.core.urls import absolute_url
 VERSION = "https://jsonfeed.org/version/1.1"
 
 
-def feed_item(article, siteurl, timezone):
+def feed_item(article, siteurl, timezone, feed_language=None):
     url = absolute_url(siteurl, article.url)
     item = {
         "id": url,
@@ -28,6 +28,10 @@ def feed_item(article, siteurl, timezone):
     image = plain_text(getattr(article, "image", ""))
     if image:
         item["image"] = absolute_url(siteurl, image)
+    # An item the feed's language has no translation of is shown in its own.
+    lang = getattr(article, "lang", None)
+    if lang and feed_language and lang != feed_language:
+        item["language"] = lang
     return item
 
 
@@ -44,7 +48,7 @@ def json_feed(articles, *, siteurl, title, feed_url, language, home_page="", des
     }
     if description:
         feed["description"] = description
-    feed["items"] = [feed_item(article, siteurl, timezone) for article in articles]
+    feed["items"] = [feed_item(article, siteurl, timezone, language) for article in articles]
     return feed
 
 

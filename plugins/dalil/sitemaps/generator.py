@@ -15,7 +15,7 @@ from pelican.generators import Generator
 
 from dalil.core.background import when_contexts_done, when_writer_made
 from dalil.core.dates import build_time, rfc3339, to_utc
-from dalil.core.i18n import N_, interface_settings, translations
+from dalil.core.i18n import N_, interface_settings, local_name_field, shown_name, translations
 from dalil.core.languages import language_folders, writes_site_files
 from dalil.core.output import output_files
 from dalil.core.pages import register_page, site_pages
@@ -53,6 +53,7 @@ PAGE_CACHE = "dalil_sitemap_page.marshal"
 class Link:
     url: str
     title: str  # plain text
+    lang: str = ""  # the language of ``title``, when it is content's (not the interface's)
 
 
 class SitemapsGenerator(Generator):
@@ -115,7 +116,7 @@ class SitemapsGenerator(Generator):
             global_key = template_digest(self.env, self.context, [template.name],
                                          {*page, "output_file", "localsiteurl"}, all_code=True)
         cache = PageCache(self.settings, self.output_path, global_key, name=PAGE_CACHE)
-        page_digest = _page_digest(page) if cache.enabled else None
+        page_digest = _page_digest(page, local_name_field(self.settings)) if cache.enabled else None
         path = output_file_path(writer.output_path, save_as)
         if cache.enabled and cache.is_fresh(save_as, page_digest):
             writer.claim_unchanged([path])
@@ -260,7 +261,8 @@ class SitemapsGenerator(Generator):
         directory = self.context.get(DIRECTORY_KEY)
         article_sections = []
         for category, articles in self.context.get("categories", []):
-            links = [Link(article.url, plain_text(article.title)) for article in articles]
+            links = [Link(article.url, plain_text(article.title), article.lang)
+                     for article in articles]
             article_sections.append({"slug": category.slug, "name": plain_text(category.name),
                                      "url": category.url if category.save_as else "",
                                      "links": links})
@@ -270,7 +272,7 @@ class SitemapsGenerator(Generator):
         gettext = translations(interface_settings(self.settings).lang).gettext
         pages = [Link(page.url, gettext(page.title)) for page in site_pages(self.context)
                  if page.indexable and page.url != self.config.page_url]
-        pages += [Link(page.url, plain_text(page.title))
+        pages += [Link(page.url, plain_text(page.title), page.lang)
                   for page in sorted(self.context.get("pages", []), key=lambda page: page.slug)]
         return {
             "sitemap_url": self.config.page_url,
@@ -306,24 +308,30 @@ def listing_lines(directory, locations, lastmod, known=None, used=None):
     return locs, lastmods, lines
 
 
-def _page_digest(page):
+def _page_digest(page, name_field=None):
     """The digest of what the HTML sitemap shows of ``page`` (its context). Each term's
     listings are taken as two texts, their URLs and their names joined, with each text's
     length (so that no two lists give one digest): made in C, a third of the time of a
-    tuple for each of 100,000 listings."""
+    tuple for each of 100,000 listings. The names are the ones shown (``shown_name`` of
+    ``name_field``, ``local_name_field``'s)."""
+    name = _NAME if name_field is None else functools.partial(_shown_name, name_field)
     hasher = hashlib.blake2b(digest_size=16)
     for term in page["categories"]:
-        for texts in (list(map(_URL, term.listings)), list(map(_NAME, term.listings))):
+        for texts in (list(map(_URL, term.listings)), list(map(name, term.listings))):
             hasher.update(marshal.dumps(list(map(len, texts))))
             hasher.update("\0".join(texts).encode("utf-8", "surrogatepass"))
-    categories, cities = ([(term.url, term.name, len(term.listings)) for term in page[kind]]
+    categories, cities = ([(term.url, name(term), len(term.listings)) for term in page[kind]]
                           for kind in ("categories", "cities"))
     sections = [(section["slug"], section["name"], section["url"],
-                 [(link.url, link.title) for link in section["links"]])
+                 [(link.url, link.title, link.lang) for link in section["links"]])
                 for section in page["article_sections"]]
-    pages = [(link.url, link.title) for link in page["page_links"]]
+    pages = [(link.url, link.title, link.lang) for link in page["page_links"]]
     hasher.update(marshal.dumps((page["sitemap_url"], categories, cities, sections, pages)))
     return hasher.digest()
 
 
 _URL, _NAME = operator.attrgetter("url"), operator.attrgetter("name")
+
+
+def _shown_name(name_field, item):
+    return shown_name(item, name_field)

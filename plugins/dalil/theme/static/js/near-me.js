@@ -44,9 +44,8 @@
         var li = document.createElement('li');
         var link = document.createElement('a');
         link.href = data.base + item.entry.url;
-        link.textContent = item.entry.n;
-        link.dir = 'auto';  // a name keeps its own direction on a page of the other
-        li.appendChild(link);
+        // In the page's language where it has it; its own direction on a page of the other.
+        li.appendChild(dalilShowName(link, dalilName(item.entry)));
         if (item.km !== null) {
           var span = document.createElement('span');
           span.className = 'distance';
@@ -56,8 +55,7 @@
         if (item.entry.a) {
           var where = document.createElement('p');
           where.className = 'meta';
-          where.textContent = item.entry.a;
-          li.appendChild(where);
+          li.appendChild(dalilShowName(where, dalilContentText(item.entry.a)));
         }
         list.appendChild(li);
       });

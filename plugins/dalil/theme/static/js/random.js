@@ -27,7 +27,13 @@
 
   status.textContent = dalilText("Choosing a listing…");
   core.loadIndex(root.dataset.index).then(function (entries) {
-    listings = entries.filter(function (entry) { return entry.t === "listing"; });
+    // A card shows its category's name in the page's language: c_en, c_fr as entryAt gives.
+    var categories = new Map();
+    entries.forEach(function (entry) { if (entry.t === "category") categories.set(entry.s, entry); });
+    listings = entries.filter(function (entry) { return entry.t === "listing"; }).map(function (entry) {
+      var category = categories.get(entry.cs);
+      return category ? Object.assign({ c_en: category.n_en, c_fr: category.n_fr }, entry) : entry;
+    });
     if (!listings.length) {
       status.textContent = dalilText("The directory has no listings yet.");
       return;

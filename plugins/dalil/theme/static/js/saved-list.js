@@ -12,6 +12,7 @@
   var status = document.getElementById('saved-status');
   var heading = document.querySelector('h1');
   var MAX_COMPARE = 4;
+  var terms = new Map();  // "category/{slug}", "location/{slug}" -> the index's entry
 
   function element(tag, attributes, text) {
     var node = document.createElement(tag);
@@ -48,10 +49,29 @@
       entries.forEach(function (entry) {
         if (entry.t === 'listing') {
           listings[entry.s] = entry;
+        } else if (entry.t === 'category' || entry.t === 'location') {
+          terms.set(entry.t + '/' + entry.s, entry);
         }
       });
       return listings;
     });
+  }
+
+  /* A listing's category's name as the page shows it (dalilName), or null. */
+  function categoryName(entry) {
+    var term = terms.get('category/' + entry.cs);
+    return term ? dalilName(term) : entry.c ? dalilContentText(entry.c) : null;
+  }
+
+  /* A listing's city's name as the page shows it (dalilName), or null. */
+  function cityName(entry) {
+    var term = terms.get('location/' + entry.ls);
+    return term ? dalilName(term) : null;
+  }
+
+  /* An element showing a name (or content text) in its language and direction. */
+  function nameElement(tag, attributes, name) {
+    return dalilShowName(element(tag, attributes), name);
   }
 
   // -- /saved/ -----------------------------------------------------------
@@ -75,15 +95,16 @@
           li.appendChild(element('img', { src: image, alt: '', width: '96', height: '60', loading: 'lazy' }));
         }
         var title = element('h2');
-        // Names and the address keep their own direction, each set apart (dir="auto").
-        title.appendChild(element('a', { href: sitePath(entry.url), dir: 'auto' }, entry.n));
+        // Names (in the page's language where they have one) and the address keep their
+        // own direction, each set apart (dir="auto").
+        title.appendChild(nameElement('a', { href: sitePath(entry.url) }, dalilName(entry)));
         body.appendChild(title);
-        var parts = [entry.c, entry.a].filter(Boolean);
+        var parts = [categoryName(entry), entry.a && dalilContentText(entry.a)].filter(Boolean);
         if (parts.length) {
           var meta = element('p', { 'class': 'meta' });
           parts.forEach(function (part, index) {
             if (index) meta.appendChild(document.createTextNode(' · '));
-            meta.appendChild(element('span', { dir: 'auto' }, part));
+            meta.appendChild(nameElement('span', {}, part));
           });
           body.appendChild(meta);
         }
@@ -94,7 +115,10 @@
       li.appendChild(body);
       if (removable) {
         var remove = element('button', { type: 'button', 'class': 'secondary', 'data-remove': slug }, dalilText('Remove'));
-        remove.appendChild(element('span', { 'class': 'visually-hidden', dir: 'auto' }, ' ' + (entry ? entry.n : slug)));
+        var name = entry && dalilName(entry);
+        remove.appendChild(name
+          ? nameElement('span', { 'class': 'visually-hidden' }, { text: ' ' + name.text, lang: name.lang })
+          : element('span', { 'class': 'visually-hidden', dir: 'auto' }, ' ' + slug));
         li.appendChild(remove);
       }
       return li;
@@ -202,6 +226,8 @@
         td.appendChild(element('span', { 'class': 'meta' }, dalilText('Not available now')));
       } else if (!value) {
         td.appendChild(element('span', { 'class': 'meta' }, '—'));
+      } else if (typeof value === 'object') {
+        td.appendChild(nameElement('span', {}, value));
       } else if (href) {
         td.appendChild(element('a', { href: href, dir: ltr ? 'ltr' : 'auto' }, value));
       } else {
@@ -220,12 +246,12 @@
       top.appendChild(element('td'));
       selection.forEach(function (slug) {
         var th = element('th', { scope: 'col' });
-        th.appendChild(element('a', { href: sitePath(listings[slug].url), dir: 'auto' }, listings[slug].n));
+        th.appendChild(nameElement('a', { href: sitePath(listings[slug].url) }, dalilName(listings[slug])));
         top.appendChild(th);
       });
       var rows = [
-        [dalilText('Category'), function (slug) { return [listings[slug].c || '']; }],
-        [dalilText('City'), function (slug, ld) { return [ld && ((ld.address || {}).addressLocality || '')]; }],
+        [dalilText('Category'), function (slug) { return [categoryName(listings[slug]) || '']; }],
+        [dalilText('City'), function (slug) { return [cityName(listings[slug]) || '']; }],
         [dalilText('Phone'), function (slug, ld) {
           var phone = ld && (ld.telephone || '');
           return [phone, phone && 'tel:' + phone.replace(/[^0-9+]/g, ''), true];
@@ -285,7 +311,7 @@
         });
         update();
       });
-      li.append(box, element('label', { 'for': id, dir: 'auto' }, listings[slug].n));
+      li.append(box, nameElement('label', { 'for': id }, dalilName(listings[slug])));
       options.appendChild(li);
     });
     choices.hidden = slugs.length < 2;

@@ -651,9 +651,14 @@
      keystroke marks the entries holding a token that matches the query's longest word,
      then ranks them in name order, keeping the first ``limit`` of each rank. One
      character matches the start of a word of a name only: "every entry with an alef"
-     helps nobody. */
-  function createSearcher(data) {
+     helps nobody. ``nameLang`` ("fr", "en"; optional) is the language of the names the
+     page shows (i18n.js's dalilNameLang): among entries of one rank, those whose name in
+     it holds the query come first. */
+  function createSearcher(data, nameLang) {
     var index = prepareIndex(data);
+    var localName = nameLang === "en" ? NAME_EN : nameLang === "fr" ? NAME_FR : -1;
+    // Buckets per rank: a match in the page's language's name, then the others.
+    var PER_RANK = localName < 0 ? 1 : 2;
     var count = index.count, textStart = index.textStart, textTokens = index.textTokens;
     var urlExceptions = new Map(index.urlExceptions);
     var imgExceptions = new Map(index.imgExceptions);
@@ -733,12 +738,17 @@
       return fromPattern(index.urlPatterns[index.type[entry]], entry);
     }
 
-    /* The entry as /search-index.json has it, for a result card (no coordinates). */
+    /* The entry as /search-index.json has it, for a result card (no coordinates), with
+       its category's names in the other languages (c_en, c_fr), which its card shows
+       on a page in one of them. */
     function entryAt(entry) {
       var result = { t: TYPES[index.type[entry]], s: slug(entry), n: text(entry, NAME) };
       var optional = [["n_en", text(entry, NAME_EN)], ["n_fr", text(entry, NAME_FR)]];
       var category = index.category[entry], city = index.city[entry];
-      if (category >= 0) optional.push(["c", text(category, NAME)]);
+      if (category >= 0) {
+        optional.push(["c", text(category, NAME)], ["c_en", text(category, NAME_EN)],
+                      ["c_fr", text(category, NAME_FR)]);
+      }
       optional.push(["a", text(entry, ADDRESS)], ["img", img(entry)]);
       if (category >= 0) optional.push(["cs", slug(category)]);
       if (city >= 0) optional.push(["ls", slug(city)]);
@@ -905,11 +915,23 @@
     /* The first rank whose entries can no longer be shown: the buckets before it fill
        the page (an entry found later goes after the ones of its rank). */
     function unshownRank(buckets, limit) {
-      for (var rank = 0, shown = 0; rank < RANKS; rank++) {
+      for (var rank = 0, shown = 0; rank < buckets.length; rank++) {
         shown += buckets[rank].length;
         if (shown >= limit) return rank;
       }
-      return RANKS;
+      return buckets.length;
+    }
+
+    /* The bucket of an entry of rank ``score``: with a page language's name, its match
+       there before the others of the rank (each query word in that name). */
+    function bucketOf(score, entry, q) {
+      if (PER_RANK === 1) return score;
+      for (var w = 0; q && w < q.words.length; w++) {
+        if (!(fieldFlags(entry, localName, localName + 1, q.words[w].flags) & (EXACT | TYPO))) {
+          return score * PER_RANK + 1;
+        }
+      }
+      return score * PER_RANK;
     }
 
     /* The best rank the entry's names allow: RANK_EXACT when one is the query,
@@ -979,7 +1001,8 @@
       }
       for (var at = 0; at < kept.length; at += 2) {
         keeps(kept[at], category, city, filtered, true);
-        if (buckets[kept[at + 1]].length < limit) buckets[kept[at + 1]].push(kept[at]);
+        var bucket = buckets[bucketOf(kept[at + 1], kept[at], q)];
+        if (bucket.length < limit) bucket.push(kept[at]);
       }
       return kept.length / 2;
     }
@@ -1017,8 +1040,8 @@
         marks.fill(1);
       }
       var buckets = [];
-      for (var b = 0; b < RANKS; b++) buckets.push([]);
-      var total = 0, cut = RANKS;
+      for (var b = 0; b < RANKS * PER_RANK; b++) buckets.push([]);
+      var total = 0, cut = buckets.length;
       // Of one word, every marked entry matches (markCandidates marks what where()
       // finds): one pass in entry order counts them and notes the best rank their names
       // allow (1 + nameBound, 0: not kept), and the pass in name order ranks an entry only
@@ -1031,7 +1054,7 @@
       }
       for (var k = 0; k < count && cut > 0; k++) {
         var entry = index.order[k];
-        if (oneWord ? !bounds[entry] || bounds[entry] - 1 >= cut : !marks[entry]) continue;
+        if (oneWord ? !bounds[entry] || (bounds[entry] - 1) * PER_RANK >= cut : !marks[entry]) continue;
         var isListing = index.type[entry] === 0;
         if (!q && !isListing) continue;
         var score = q ? rank(entry, q) : RANK_EXACT;
@@ -1039,8 +1062,9 @@
         if (phone && phoneHits[entry]) score = score < 0 ? RANK_NAME : Math.min(score, RANK_NAME);
         if (score < 0 || !keeps(entry, category, city, filtered, !oneWord)) continue;
         if (!oneWord) total++;
-        if (score >= cut || buckets[score].length >= limit) continue;
-        buckets[score].push(entry);
+        var slot = bucketOf(score, entry, q);
+        if (slot >= cut || buckets[slot].length >= limit) continue;
+        buckets[slot].push(entry);
         if (oneWord) cut = unshownRank(buckets, limit);
       }
       // Nothing holds every word: the entries that hold the most, said so (closest).
@@ -1058,7 +1082,7 @@
         cityCounts[term] = 0;
       });
       var items = [];
-      for (b = 0; b < RANKS && items.length < limit; b++) {
+      for (b = 0; b < buckets.length && items.length < limit; b++) {
         var bucket = buckets[b];
         for (var j = 0; j < bucket.length && items.length < limit; j++) items.push(entryAt(bucket[j]));
       }
@@ -1101,24 +1125,24 @@
       link.appendChild(img);
     }
     var body = element("span", "result-body");
-    var name = element(headingTag || "span", "result-name", entry.n);
-    name.dir = "auto";
-    body.appendChild(name);
-    var shown = [entry.n];  // each name once: n_fr is often n_en ("Casablanca")
-    [["n_en", "en"], ["n_fr", "fr"]].forEach(function (pair) {
-      if (entry[pair[0]] && shown.indexOf(entry[pair[0]]) === -1) {
-        shown.push(entry[pair[0]]);
-        var alt = element("span", "result-alt", entry[pair[0]]);
-        alt.lang = pair[1];
-        alt.dir = "ltr";
-        body.appendChild(alt);
-      }
+    // Its name in the page's language where it has one (i18n.js), then its others, each
+    // once: n_fr is often n_en ("Casablanca").
+    var shown = dalilName(entry);
+    body.appendChild(dalilShowName(element(headingTag || "span", "result-name"), shown));
+    dalilOtherNames(entry, shown).forEach(function (other) {
+      var alt = element("span", "result-alt", other.text);
+      alt.lang = other.lang;
+      alt.dir = other.dir;
+      body.appendChild(alt);
     });
     var meta = element("span", "result-meta");
     meta.appendChild(element("span", "result-type type-" + entry.t, TYPE_LABELS[entry.t] || entry.t));
     // A category's name and an address keep their own direction, set apart from each other.
-    if (entry.c) meta.appendChild(element("span", "result-category", entry.c)).dir = "auto";
-    if (entry.a) meta.appendChild(element("span", "result-address", entry.a)).dir = "auto";
+    if (entry.c) {
+      meta.appendChild(dalilShowName(element("span", "result-category"),
+                                     dalilName({ n: entry.c, n_en: entry.c_en, n_fr: entry.c_fr })));
+    }
+    if (entry.a) meta.appendChild(dalilShowName(element("span", "result-address"), dalilContentText(entry.a)));
     body.appendChild(meta);
     link.appendChild(body);
     return link;

@@ -162,7 +162,7 @@
   worker.onmessage = function (event) {
     var message = event.data;
     if (message.type === "index") {
-      searcher = core.createSearcher(message.index);
+      searcher = core.createSearcher(message.index, window.dalilNameLang);
       root.dataset.ready = String(searcher.size);
       ask();
       if (!phonesDone) fetchPhones();
