@@ -6,12 +6,13 @@ languages."""
 from collections import Counter
 from urllib.parse import unquote, urlsplit
 
-from babel import Locale
-
 from tests.interface.checks import page_types
 
 from .pages import (DIRECTIONS, FOLDERS, LANGUAGES, html_files, language_of, menu, parse,
                     target, versions)
+
+# Each language's name in itself, as the menu shows it.
+AUTONYMS = {"ar": "العربية", "fr": "Français", "en": "English"}
 
 
 def output_file(path):
@@ -74,8 +75,7 @@ def test_every_page_has_a_language_menu_to_the_same_page_in_the_others(site):
         lang = language_of(relpath)
         own = {hreflang: href for hreflang, href in versions(page)}
         links = menu(page)
-        expected = [(other, other, own.get(other),
-                     Locale.parse(other).get_display_name(other).capitalize())
+        expected = [(other, other, own.get(other), AUTONYMS[other])
                     for other in LANGUAGES if other != lang]
         if links != expected:
             problems.append((relpath, links))
