@@ -1,12 +1,13 @@
 """The pages of each language as people meet them: the Nu Html Checker finds no error on
 any page of the three languages; in French and English axe-core finds no violation on a
-1280 px desktop or a 390 px phone; no page of any language is wider than the phone."""
+1280 px desktop or a 390 px phone, and the scripts link the language's pages; no page of
+any language is wider than the phone."""
 
 import pytest
 
 from tests.interface.checks import PHONE, axe_violations, browsing, first, page_width, vnu_errors
 
-from .pages import DIRECTIONS, FOLDERS
+from .pages import DIRECTIONS, FOLDERS, language_of, target
 
 DESKTOP = {"width": 1280, "height": 900}
 # A breadcrumb trail's separator points the way the trail reads.
@@ -77,3 +78,30 @@ def test_on_a_phone_no_page_is_wider_and_axe_finds_no_violation(site, chromium_b
                 page.close()
     assert problems == []
     assert crumbs >= 3 * 3  # a listing's trail and a category's, in each language
+
+
+@pytest.mark.browser
+def test_the_scripts_link_the_pages_of_the_page_s_language(site, chromium_browser):
+    """Search results, the saved list, the comparison and the random listing: the links the
+    scripts write lead to the language's own pages, which exist."""
+    saved = ["zaytouna-restaurant", "dar-tajine"]
+    problems, links = [], 0
+    with browsing(chromium_browser, site.output, PHONE, saved=saved) as open_page:
+        for lang in ("fr", "en"):
+            for path, ready in (("search/?q=%D9%85", ".search-results li a"),
+                                ("saved/", ".saved-list a, main li a"),
+                                ("compare/", "#compare-table thead th a"),
+                                ("random/", "main a[href*='/directory/listing/']")):
+                page = open_page(f"/{FOLDERS[lang]}{path}")
+                page.locator(ready).first.wait_for()
+                for href in page.evaluate("[...document.querySelectorAll('main a[href]')]"
+                                          ".map(link => link.href)"):
+                    relpath = target(href)
+                    if relpath is None or not relpath.endswith(".html"):
+                        continue
+                    links += 1
+                    if language_of(relpath) != lang or not site.path(relpath).is_file():
+                        problems.append((lang, path, href))
+                page.close()
+    assert problems == []
+    assert links >= 2 * (10 + 2 + 2 + 1)
