@@ -1,6 +1,7 @@
 """Building again into the same output folder: a one-listing edit rewrites that listing's
 pages in each language and the pages that list it, no other page; a language taken off
-``DALIL_LANGUAGES`` takes its pages and its record away, the others staying."""
+``DALIL_LANGUAGES`` takes its pages and its record away, the others staying; back to one
+language, the folder holds what a one-language build writes."""
 
 import re
 from dataclasses import dataclass
@@ -47,7 +48,8 @@ class Step:
 @pytest.fixture(scope="module")
 def rebuilds(tmp_path_factory):
     """A copy of the sample site built in its three languages (with the content cache),
-    then again after one listing's edit, then again without English: each a ``Step``."""
+    then again after one listing's edit, then again without English, then in Arabic alone;
+    and that content built in Arabic alone into a new folder: each a ``Step``."""
     root = tmp_path_factory.mktemp("rebuilds")
     files = sb.sample_files()
     steps = {"first": Step.of(sb.build_site(root, files, **CACHE))}
@@ -56,6 +58,13 @@ def rebuilds(tmp_path_factory):
     steps["edited"] = Step.of(sb.run_pelican(root))
     sb.write_site(root, {}, DALIL_LANGUAGES=["ar", "fr"], **CACHE)
     steps["without_english"] = Step.of(sb.run_pelican(root))
+    sb.write_site(root, {}, DALIL_LANGUAGES=["ar"], **CACHE)
+    steps["arabic_alone"] = Step.of(sb.run_pelican(root))
+    content = root / "content"
+    edited = {path.relative_to(content).as_posix(): path.read_bytes()
+              for path in content.rglob("*") if path.is_file()}
+    steps["fresh"] = Step.of(sb.build_site(tmp_path_factory.mktemp("fresh"), edited,
+                                           DALIL_LANGUAGES=["ar"]))
     return steps
 
 
@@ -121,3 +130,12 @@ def test_alternates_are_absolute_urls_below_siteurl(rebuilds):
     assert versions(page) == [
         ("ar", f"{sb.SITEURL}/directory/"), ("fr", f"{sb.SITEURL}/fr/directory/"),
         ("en", f"{sb.SITEURL}/en/directory/"), ("x-default", f"{sb.SITEURL}/directory/")]
+
+
+def test_back_to_one_language_the_output_is_a_one_language_build_s(rebuilds):
+    """The other languages' pages, records and scripts' messages gone, what stays is what a
+    build in that one language writes into an empty folder, byte for byte."""
+    after, fresh = rebuilds["arabic_alone"].data, rebuilds["fresh"].data
+    assert not [relpath for relpath in after if relpath.startswith(("fr/", "en/"))]
+    assert sorted(after) == sorted(fresh)
+    assert [relpath for relpath in after if after[relpath] != fresh[relpath]] == []
