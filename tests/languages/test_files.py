@@ -15,6 +15,7 @@ from lxml import etree
 from dalil.core.record import is_record
 from tests import sitebuilder as sb
 from tests.schemas import json_schema
+from tests.sitefiles.fixture import HOST_FILES
 
 from .pages import FOLDERS, target
 
@@ -64,8 +65,8 @@ def test_the_vcards_are_those_of_the_site_in_one_language(site, one_language):
 def test_the_root_s_other_files_are_those_of_the_site_in_one_language(site, one_language):
     """Apart from the pages (each links its versions), the builds' records, the service
     worker (it caches the other languages' pages too), the sub-sitemaps (they list each
-    page's versions) and what the other languages' builds add: their record and their
-    scripts' messages. A one-language site writes the translations of news and pages
+    page's versions), the host files (they type each language's feeds: test_serving) and
+    what the other languages' builds add: their record and their scripts' messages. A one-language site writes the translations of news and pages
     beside their originals, Pelican's way ({slug}-fr.html): they are the other languages'
     pages here."""
     ours, theirs = tree(site.output), tree(one_language.output)
@@ -76,7 +77,7 @@ def test_the_root_s_other_files_are_those_of_the_site_in_one_language(site, one_
     assert translations and all(re.search(r"-(fr|en)\.html$", relpath) for relpath in translations)
     differ = [relpath for relpath in ours if relpath in theirs and ours[relpath] != theirs[relpath]]
     assert [relpath for relpath in differ if not relpath.endswith(".html")
-            and not is_record(relpath) and relpath != "sw.js"
+            and not is_record(relpath) and relpath not in ("sw.js", *HOST_FILES)
             and not SUB_SITEMAP.fullmatch(relpath)] == []
 
 
