@@ -56,6 +56,8 @@ def settings_module(root, output, overrides):
         "_base = importlib.util.module_from_spec(_spec)",
         "_spec.loader.exec_module(_base)",
         "globals().update({k: v for k, v in vars(_base).items() if k.isupper()})",
+        # A tiny site has one language (DALIL_INTERFACE_LANG's) unless its test sets more.
+        "del DALIL_LANGUAGES, DALIL_LANGUAGE_SETTINGS",
         f"PATH = {str(root / 'content')!r}",
         f"OUTPUT_PATH = {str(output)!r}",
         f"SITEURL = {SITEURL!r}",

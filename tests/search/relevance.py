@@ -74,6 +74,8 @@ QUERIES = [  # (class, query, listings that must be in the top 10)
     ("broken-plural", "صيدليات", PHARMACIES),
     ("broken-plural", "مكتبات", BOOKSHOPS),
     ("broken-plural", "سيارات", CAR_REPAIR),
+    # Not in Arramooz: from plugins/dalil/search/plurals.toml.
+    ("broken-plural", "قفاطين", ("caftan-house",)),
     ("clitic", "والمطاعم", RESTAURANTS),
     ("clitic", "بالصيدلية", PHARMACIES),
     ("clitic", "للمكتبات", BOOKSHOPS),

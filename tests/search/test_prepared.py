@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dalil.search.prepared import encode_numbers, prepared_index, prepared_phones
+from dalil.search.plurals import plural_pairs
 from tests import sitebuilder as sb
 
 from .fixtures import fixture_files
@@ -132,6 +133,12 @@ def test_broken_plurals_of_its_words_from_the_lexicon(published):
     plain = plain.translate({0x0629: 0x0647, 0x0649: 0x064A})
     words = {word.removeprefix("ال") for word in re.findall("[\u0621-\u064a]+", plain)}
     assert all(plural in words or singular in words for plural, singular in pairs)
+
+
+def test_the_moroccan_plurals_arramooz_lacks_come_from_the_packaged_table():
+    # قفطان has no broken plural in Arramooz; plurals.toml, installed with the package, gives it.
+    assert ["قفاطين", "قفطان"] in plural_pairs(["دار القفطان"])
+    assert ["جلاليب", "جلابه"] in plural_pairs(["جلابة مغربية"])
 
 
 def test_its_phones_are_a_file_of_their_own_that_validates(site):

@@ -101,7 +101,9 @@ def prepare_first_language(pelican):
     if len(languages) == 1 or settings.get(LANGUAGE_PATH_KEY):
         return
     settings.update(settings_of_language(settings, languages[0]))
-    settings["DALIL_INTERFACE_LANG"] = languages[0]
+    # French at the root of a site written in Arabic shows French translations there.
+    settings["DALIL_CONTENT_LANG"] = content_lang(settings)
+    settings["DEFAULT_LANG"] = settings["DALIL_INTERFACE_LANG"] = languages[0]
     for key in PELICAN_TRANSLATION_PAGES:
         settings[key] = ""
 

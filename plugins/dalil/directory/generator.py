@@ -30,7 +30,7 @@ from dalil.core.memory import kept_for_the_build, leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
 from dalil.core.output import OBSERVER_KEY, output_files, write_if_changed
 from dalil.core.pages import register_page
-from dalil.core.settings import BUILD_MEMORY_KEY
+from dalil.core.settings import BUILD_MEMORY_KEY, language_path
 from dalil.core.parallel import Pool, worker_count
 from dalil.core.record import retire_leftovers
 from dalil.core.templates import add_plugin_templates
@@ -743,11 +743,13 @@ def source_cache(settings):
     """The source records (loaded as the build starts reading): kept in memory from one
     livereload build to the next."""
     memory = settings.get(BUILD_MEMORY_KEY)
-    cache = memory.get("directory_sources") if memory is not None else None
+    # One for each language's build: records hold the URLs of their language.
+    key = ("directory_sources", language_path(settings))
+    cache = memory.get(key) if memory is not None else None
     if cache is None:
         cache = SourceCache(settings, "dalil_directory_records")
         if memory is not None:
-            memory["directory_sources"] = cache
+            memory[key] = cache
     cache.start_build()
     return cache
 

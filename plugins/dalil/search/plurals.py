@@ -1,5 +1,6 @@
 """Broken plurals (جمع التكسير) for the search: from Arramooz, an Arabic lexicon for
-morphological analysis (the ``arramooz-pysqlite`` package, its nouns table).
+morphological analysis (the ``arramooz-pysqlite`` package, its nouns table), and the few
+Moroccan words it lacks (``plurals.toml``, beside this file).
 
 Light stemming takes suffixes off, which joins صيدلية and صيدليات but never فندق and
 فنادق. The prepared index carries the pairs of this table whose singular or plural is a
@@ -9,6 +10,7 @@ word of the index, and the search page finds either from the other.
 import functools
 import re
 import sqlite3
+import tomllib
 import unicodedata
 from importlib import resources
 
@@ -29,9 +31,16 @@ def _bare(word):
     return word[len(ARTICLE):] if word.startswith(ARTICLE) and len(word) - len(ARTICLE) >= 3 else word
 
 
+def _supplement():
+    """``(singular, plurals)`` rows of ``plurals.toml``, as Arramooz's rows are."""
+    table = tomllib.loads((resources.files(__package__) / "plurals.toml").read_text("utf-8"))
+    return [(singular, " ".join(plurals)) for singular, plurals in sorted(table.items())]
+
+
 @functools.cache
 def broken_plurals():
-    """{normalised singular: its normalised broken plurals}, from Arramooz's nouns."""
+    """{normalised singular: its normalised broken plurals}, from Arramooz's nouns and
+    ``plurals.toml``."""
     database = resources.files("arramooz") / "data" / "arabicdictionary.sqlite"
     with resources.as_file(database) as path:
         connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -41,7 +50,7 @@ def broken_plurals():
         finally:
             connection.close()
     table = {}
-    for singular, plurals in rows:
+    for singular, plurals in rows + _supplement():
         singular = normalise(singular)
         # The column lists plurals apart by ; or spaces, with notes (+ات, brackets).
         for plural in ARABIC_WORD.findall(normalise(plurals or "")):
