@@ -4,6 +4,7 @@ pages in each language and the pages that list it, no other page; a language tak
 language, the folder holds what a one-language build writes."""
 
 import re
+import runpy
 from dataclasses import dataclass
 
 import pytest
@@ -13,7 +14,11 @@ from tests import sitebuilder as sb
 
 from .pages import FOLDERS, LANGUAGES, language_of, versions
 
-CACHE = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True}
+# The sample's languages, with the content cache.
+SAMPLE = runpy.run_path(str(sb.REPO / "pelicanconf.py"))
+SETTINGS = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True,
+            "DALIL_LANGUAGES": SAMPLE["DALIL_LANGUAGES"],
+            "DALIL_LANGUAGE_SETTINGS": SAMPLE["DALIL_LANGUAGE_SETTINGS"]}
 EDITED = "listings/zaytouna-restaurant.md"
 SLUG = "zaytouna-restaurant"
 ADDED = "فتحنا قاعة جديدة للعائلات."
@@ -52,13 +57,13 @@ def rebuilds(tmp_path_factory):
     and that content built in Arabic alone into a new folder: each a ``Step``."""
     root = tmp_path_factory.mktemp("rebuilds")
     files = sb.sample_files()
-    steps = {"first": Step.of(sb.build_site(root, files, **CACHE))}
+    steps = {"first": Step.of(sb.build_site(root, files, **SETTINGS))}
     text = files[EDITED].decode("utf-8")
-    sb.write_site(root, {EDITED: text.rstrip("\n") + "\n\n" + ADDED + "\n"}, **CACHE)
+    sb.write_site(root, {EDITED: text.rstrip("\n") + "\n\n" + ADDED + "\n"}, **SETTINGS)
     steps["edited"] = Step.of(sb.run_pelican(root))
-    sb.write_site(root, {}, DALIL_LANGUAGES=["ar", "fr"], **CACHE)
+    sb.write_site(root, {}, **{**SETTINGS, "DALIL_LANGUAGES": ["ar", "fr"]})
     steps["without_english"] = Step.of(sb.run_pelican(root))
-    sb.write_site(root, {}, DALIL_LANGUAGES=["ar"], **CACHE)
+    sb.write_site(root, {}, **{**SETTINGS, "DALIL_LANGUAGES": ["ar"]})
     steps["arabic_alone"] = Step.of(sb.run_pelican(root))
     content = root / "content"
     edited = {path.relative_to(content).as_posix(): path.read_bytes()
