@@ -9,12 +9,14 @@ from urllib.parse import urlsplit
 import pytest
 from lxml import etree
 
-from tests.schemas import SITEMAP_NS, XHTML_NS, sitemap_with_alternates_schema
+from tests.schemas import (NEWS_NS, SITEMAP_NS, XHTML_NS, news_sitemap_schema,
+                           sitemap_with_alternates_schema)
 
-from .pages import FOLDERS, LANGUAGES, language_of, target
+from .pages import FOLDERS, LANGUAGES, language_of, parse, target
 
 SM = f"{{{SITEMAP_NS}}}"
 XHTML = f"{{{XHTML_NS}}}"
+NEWS = f"{{{NEWS_NS}}}"
 
 
 def sub_sitemaps(site):
@@ -75,3 +77,22 @@ def test_each_language_lists_the_pages_a_one_language_site_lists(listed, one_lan
     assert by_language["ar"] == sorted(urlsplit(loc).path for loc in alone)
     for lang in ("fr", "en"):
         assert by_language[lang] == [f"/{FOLDERS[lang]}{path[1:]}" for path in by_language["ar"]]
+
+
+def test_the_news_sitemap_lists_each_language_s_translation_of_a_news_item(site):
+    """A news item's version in a language it is translated into is listed with that
+    language and the title its page shows; an untranslated version is not news of that
+    language."""
+    document = etree.parse(str(site.path("news-sitemap.xml")))
+    schema = news_sitemap_schema()
+    assert schema.validate(document), schema.error_log
+    entries = []
+    for url in document.getroot().iter(f"{SM}url"):
+        relpath = target(url.findtext(f"{SM}loc"))
+        page = parse(site.output, relpath)
+        title = url.findtext(f".//{NEWS}title")
+        assert url.findtext(f".//{NEWS}language") == page.get("lang") == language_of(relpath)
+        assert title == page.xpath("string(//main//h1)").strip(), relpath
+        assert page.xpath("//main//h1/@lang") == [], relpath  # shown in its language
+        entries.append(relpath)
+    assert {language_of(relpath) for relpath in entries} == set(LANGUAGES)
