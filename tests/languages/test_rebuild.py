@@ -22,6 +22,7 @@ SETTINGS = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True,
 EDITED = "listings/zaytouna-restaurant.md"
 SLUG = "zaytouna-restaurant"
 ADDED = "فتحنا قاعة جديدة للعائلات."
+NAME_FR, RENAMED_FR = "Restaurant Zaytouna", "Restaurant La Zaytouna"
 
 
 @dataclass
@@ -53,7 +54,8 @@ class Step:
 @pytest.fixture(scope="module")
 def rebuilds(tmp_path_factory):
     """A copy of the sample site built in its three languages (with the content cache),
-    then again after one listing's edit, then again without English, then in Arabic alone;
+    then again after an edit of one listing's text, then of its French name, then without
+    English, then in Arabic alone;
     and that content built in Arabic alone into a new folder: each a ``Step``."""
     root = tmp_path_factory.mktemp("rebuilds")
     files = sb.sample_files()
@@ -61,6 +63,10 @@ def rebuilds(tmp_path_factory):
     text = files[EDITED].decode("utf-8")
     sb.write_site(root, {EDITED: text.rstrip("\n") + "\n\n" + ADDED + "\n"}, **SETTINGS)
     steps["edited"] = Step.of(sb.run_pelican(root))
+    text = (root / "content" / EDITED).read_text(encoding="utf-8")
+    sb.write_site(root, {EDITED: text.replace(f"Name_fr: {NAME_FR}\n",
+                                              f"Name_fr: {RENAMED_FR}\n")}, **SETTINGS)
+    steps["renamed"] = Step.of(sb.run_pelican(root))
     sb.write_site(root, {}, **{**SETTINGS, "DALIL_LANGUAGES": ["ar", "fr"]})
     steps["without_english"] = Step.of(sb.run_pelican(root))
     sb.write_site(root, {}, **{**SETTINGS, "DALIL_LANGUAGES": ["ar"]})
@@ -105,6 +111,29 @@ def test_an_edit_rewrites_no_page_but_the_listing_s_and_those_that_list_it(rebui
         rendered
 
 
+def test_a_new_french_name_is_on_every_page_that_shows_the_listing_and_only_there(rebuilds):
+    """Its French pages that list it show the new name (their caches see it), its Arabic
+    and English pages show it among its other names; no page that does not show the listing
+    is rewritten."""
+    before, after = rebuilds["edited"], rebuilds["renamed"]
+    pages = {relpath for relpath in changed(before, after) if relpath.endswith(".html")}
+    listing_it = {relpath for relpath in after.pages()
+                  if f"/directory/listing/{SLUG}/\"" in after.text(relpath)}
+    french = {relpath for relpath in listing_it if language_of(relpath) == "fr"}
+    assert len(french) >= 3  # its page, its category's, its city's
+    assert french | listing_pages() <= pages <= listing_it | listing_pages()
+    for relpath in french | listing_pages():
+        assert RENAMED_FR in after.text(relpath) and NAME_FR not in after.text(relpath), relpath
+
+
+def test_an_edit_of_a_listing_s_text_changes_no_feed_or_sitemap(rebuilds):
+    """The cached rebuild writes the root's XML files as the clean build did: the news
+    sitemap lists each news item's translations in one order, read from the cache or not."""
+    first, rebuilt = rebuilds["first"].data, rebuilds["edited"].data
+    assert [relpath for relpath in first if "/" not in relpath and relpath.endswith(".xml")
+            and first[relpath] != rebuilt[relpath]] == []
+
+
 def test_a_language_taken_off_takes_its_pages_and_record_away(rebuilds):
     files = rebuilds["without_english"].data
     assert not [relpath for relpath in files if relpath.startswith("en/")]
@@ -114,7 +143,7 @@ def test_a_language_taken_off_takes_its_pages_and_record_away(rebuilds):
 
 
 def test_a_language_taken_off_leaves_the_others_files(rebuilds):
-    before, after = rebuilds["edited"].data, rebuilds["without_english"].data
+    before, after = rebuilds["renamed"].data, rebuilds["without_english"].data
     kept = [relpath for relpath in before if language_of(relpath) != "en"
             and relpath not in (".dalil-output-files.en.json", "theme/js/messages.en.js")]
     assert sorted(after) == sorted(kept)
