@@ -92,3 +92,16 @@ def test_livereload_rebuilds_keep_each_language_at_its_own_pages(tmp_path):
     assert arabic.html["lang"] == "ar" and arabic.h1.get_text(strip=True) == ZAYTOUNA
     assert french.html["lang"] == "fr" and french.h1.get_text(strip=True) == "La Zaytouna"
     assert "سطر جديد" in arabic.get_text() and "سطر جديد" in french.get_text()
+
+
+def test_the_other_languages_take_the_first_s_records_and_read_no_file(build_site):
+    """Each listing, category and city file is read once a run: the French build's
+    records are the Arabic build's, its pages' URLs below /fr/."""
+    result = build_site(files(), DALIL_LANGUAGES=["ar", "fr"])
+    assert result.returncode == 0, result.log
+    summaries = [line for line in result.stdout.replace("\n", " ").split("dalil")
+                 if "sources read" in line]
+    assert len(summaries) == 2
+    assert summaries[0].startswith(":") and ": 0 sources read" not in summaries[0]
+    assert summaries[1].startswith(" (fr):") and "; 0 sources read;" in summaries[1]
+    assert page(result, "fr/directory/listing/zaytouna/index.html").html["lang"] == "fr"

@@ -25,6 +25,9 @@ from .urls import absolute_url
 logger = logging.getLogger(__name__)
 
 LANGUAGES_SETTING = "DALIL_LANGUAGES"
+# What the builds of one run share (the first's source records): set in the first's
+# settings, the others' copies of them hold the same dict. Not a setting: lowercase.
+LANGUAGES_RUN_KEY = "dalil_languages_run"
 # Settings a site sets for one language: {"fr": {"SITENAME": "Dalil"}}.
 LANGUAGE_SETTINGS_SETTING = "DALIL_LANGUAGE_SETTINGS"
 # Pelican's settings of pages: below ``{lang}/`` in each language after the first.
@@ -101,6 +104,7 @@ def prepare_first_language(pelican):
     if len(languages) == 1 or settings.get(LANGUAGE_PATH_KEY):
         return
     settings.update(settings_of_language(settings, languages[0]))
+    settings[LANGUAGES_RUN_KEY] = {}
     # French at the root of a site written in Arabic shows French translations there.
     settings["DALIL_CONTENT_LANG"] = content_lang(settings)
     settings["DEFAULT_LANG"] = settings["DALIL_INTERFACE_LANG"] = languages[0]

@@ -25,7 +25,7 @@ from dalil.core.dates import build_time
 from dalil.core.errors import ContentErrors
 from dalil.core.i18n import (N_, content_lang, local_name_field, shown_name,
                              write_script_messages)
-from dalil.core.languages import build_other_languages, language_record
+from dalil.core.languages import LANGUAGES_RUN_KEY, build_other_languages, language_record
 from dalil.core.memory import kept_for_the_build, leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
 from dalil.core.output import OBSERVER_KEY, output_files, write_if_changed
@@ -744,12 +744,20 @@ def source_cache(settings):
     livereload build to the next."""
     memory = settings.get(BUILD_MEMORY_KEY)
     # One for each language's build: records hold the URLs of their language.
-    key = ("directory_sources", language_path(settings))
+    folder = language_path(settings)
+    key = ("directory_sources", folder)
     cache = memory.get(key) if memory is not None else None
+    run = settings.get(LANGUAGES_RUN_KEY)  # a site of several languages
     if cache is None:
-        cache = SourceCache(settings, "dalil_directory_records")
+        cache = SourceCache(settings, "dalil_directory_records",
+                            shared=run is not None and not folder)
         if memory is not None:
             memory[key] = cache
+    # The first language's build reads the files; the others take its records.
+    if run is not None and not folder:
+        run["records"] = cache
+    elif run is not None and "records" in run:
+        cache.seed(run["records"], folder)
     cache.start_build()
     return cache
 

@@ -59,7 +59,7 @@ def print_summary(generator, seconds):
     path = language_path(generator.settings)
     name = f"dalil ({path.rstrip('/')})" if path else "dalil"
     console.print(
-        f"{name}: {', '.join(parts)}; directory pages {stats['rendered']:,} rendered, "
+        f"{name}: {', '.join(parts)}; {generator.sources_read:,} sources read; directory pages {stats['rendered']:,} rendered, "
         f"{stats['skipped']:,} unchanged and skipped; files {changed:,} written, "
         f"{unchanged:,} unchanged, {generator.removed:,} removed; {seconds:.2f} s",
         markup=False, highlight=False)

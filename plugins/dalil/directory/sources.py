@@ -298,6 +298,21 @@ def file_stamps(folder, relpaths):
 _SUMMARY, _CONTENT = LISTING_INDEX["summary"], LISTING_INDEX["content"]
 
 
+_URL_AT = (LISTING_INDEX["url"], LISTING_INDEX["save_as"])
+_CORE_URL_AT = (CORE_FIELDS.index("url"), CORE_FIELDS.index("save_as"))
+
+
+def in_folder(record, folder):
+    """A listing's ``record`` with its page's URL and path below ``folder`` ("fr/"), as
+    the build of that language reads them (the others' records are the same)."""
+    if not is_listing(record):
+        return record
+    values = list(record[VALUES])
+    for index in _URL_AT if record[PACKED] is None else _CORE_URL_AT:
+        values[index] = folder + values[index]
+    return (*record[:VALUES], tuple(values), *record[VALUES + 1:])
+
+
 def _storable(record):
     """``(record, texts)``: ``record`` as the cache keeps it (its core values, the others
     packed; see ``LISTING_RECORD``) and its HTML, ``(summary, content)``, None when it has
@@ -350,8 +365,11 @@ class SourceCache:
     other code, other settings or other versions of Markdown and Pelican are not used.
     """
 
-    def __init__(self, settings, name):
+    def __init__(self, settings, name, shared=False):
         self.enabled = bool(settings.get("CACHE_CONTENT"))
+        # Records kept for the builds of the site's other languages (``seed``), even
+        # without the content cache: their files are stamped to be known again.
+        self.shared = shared
         self.folder = os.path.join(settings["CACHE_PATH"], name)
         self.salt = build_salt(settings) + repr(
             (settings.get("MARKDOWN"), settings.get("FORMATTED_FIELDS"),
@@ -364,7 +382,8 @@ class SourceCache:
 
     def may_hold_records(self):
         """False when ``get`` is sure to find nothing (files then need no stamps)."""
-        return any(self.shards) or (self.to_load and os.path.isdir(self.folder))
+        return (self.shared or any(self.shards)
+                or (self.to_load and os.path.isdir(self.folder)))
 
     def load(self):
         """Load the shards from CACHE_PATH, the first time only."""
@@ -374,8 +393,8 @@ class SourceCache:
                 for number in range(SHARDS):
                     with contextlib.suppress(OSError, EOFError, ValueError, TypeError, KeyError):
                         salt, entries = load_marshalled(self._shard_path(number))
-                        if salt == self.salt:
-                            self.shards[number] = entries
+                        if salt == self.salt:  # records seeded by this run stay
+                            self.shards[number] = {**entries, **self.shards[number]}
                 self._merged = None
 
     def start_build(self):
@@ -406,12 +425,24 @@ class SourceCache:
 
     def put(self, relpath, record, stamp):
         """Keep ``record``, made from the file with ``stamp`` (taken before reading it)."""
-        if not self.enabled:
+        if not (self.enabled or self.shared):
             return
         number = shard_of(relpath)
         self.shards[number][relpath] = (stamp, record)
         self._merged = None
         self.changed.add(number)
+
+    def seed(self, other, folder):
+        """Take the records ``other`` (the first language's build's cache) made in this
+        run, their pages below ``folder`` (this build's language folder): the files are
+        not read again."""
+        for number, entries in enumerate(other.shards):
+            own = self.shards[number]
+            for relpath, (stamp, record) in entries.items():
+                if stamp is not None and own.get(relpath, (None,))[0] != stamp:
+                    own[relpath] = (stamp, in_folder(record, folder))
+                    self.changed.add(number)
+        self._merged = None
 
     def save(self):
         """Write the shards that changed; records of files no longer read are dropped."""

@@ -686,7 +686,8 @@ def check_all(site, enabled, defaults, report, now, languages=()):
 
     An output whose plugin is off is still checked at its interface path if it is there.
     """
-    for name, relpath in sorted(item for outputs in (enabled, *languages) for item in outputs.items()):
+    every = sorted(item for outputs in (enabled, *languages) for item in outputs.items())
+    for name, relpath in every:
         if "{" not in relpath and not site.exists(relpath):
             report.problem(relpath, "is missing, but its plugin is in PLUGINS and %s is on "
                            "(rebuild, or set its *_SAVE_AS to \"\")", name)

@@ -91,9 +91,10 @@ def language_outputs(settings):
     from dalil.core.languages import language_settings, site_languages
 
     root = enabled_outputs(settings)
-    return [{name: relpath for name, relpath in enabled_outputs(language_settings(settings, lang)).items()
-             if relpath != root.get(name)}
-            for lang in site_languages(settings)[1:]]
+    languages = [enabled_outputs(language_settings(settings, lang))
+                 for lang in site_languages(settings)[1:]]
+    return [{name: relpath for name, relpath in outputs.items() if relpath != root.get(name)}
+            for outputs in languages]
 
 
 def enabled_outputs(settings):
