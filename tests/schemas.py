@@ -84,11 +84,11 @@ def sitemap_with_alternates_schema():
     languages, composed as sitemap.js's all.xsd composes them, offline."""
     parser = etree.XMLParser(no_network=True)
     parser.resolvers.add(_LocalXmlSchema())
+    sitemap, xhtml = schema_path("sitemap.xsd"), schema_path("xhtml1-strict.xsd")
     composed = (
         '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">'
-        f'<xs:import namespace="{SITEMAP_NS}" schemaLocation="{schema_path("sitemap.xsd").as_uri()}"/>'
-        f'<xs:import namespace="{XHTML_NS}" '
-        f'schemaLocation="{schema_path("xhtml1-strict.xsd").as_uri()}"/></xs:schema>')
+        f'<xs:import namespace="{SITEMAP_NS}" schemaLocation="{sitemap.as_uri()}"/>'
+        f'<xs:import namespace="{XHTML_NS}" schemaLocation="{xhtml.as_uri()}"/></xs:schema>')
     return etree.XMLSchema(etree.fromstring(composed.encode("utf-8"), parser))
 
 

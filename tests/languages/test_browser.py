@@ -15,7 +15,8 @@ SEPARATORS = {"rtl": '"‹"', "ltr": '"›"'}
 # Each separator of the trail: its text, its direction (a mirrored glyph is the other way
 # round) and the room before the crumb's own content on the trail's starting side, where
 # the separator stands (none when it went to the crumb's far side).
-BREADCRUMB_SEPARATORS = """(() => [...document.querySelectorAll(".breadcrumbs li + li")].map(item => {
+BREADCRUMB_SEPARATORS = """(() => [...document.querySelectorAll(".breadcrumbs li + li")]
+.map(item => {
   const separator = getComputedStyle(item, "::before"), content = document.createRange();
   content.selectNodeContents(item);
   const inner = content.getBoundingClientRect(), outer = item.getBoundingClientRect();

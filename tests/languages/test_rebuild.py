@@ -38,7 +38,8 @@ class Step:
         assert result.returncode == 0, result.log
         files = [path for path in sorted(result.output.rglob("*")) if path.is_file()]
         relpaths = [path.relative_to(result.output).as_posix() for path in files]
-        return cls(result.log, {relpath: path.read_bytes() for relpath, path in zip(relpaths, files)},
+        return cls(result.log,
+                   {relpath: path.read_bytes() for relpath, path in zip(relpaths, files)},
                    {relpath: path.stat().st_mtime_ns for relpath, path in zip(relpaths, files)})
 
     def pages(self):
