@@ -45,7 +45,13 @@ SCHEMAS = {
     # the index's dates themselves.
     "siteindex.xsd": Shipped("PyPI", "sitemap-verify", "sitemap_verify/schemas/siteindex.xsd"),
     "jsonfeed-1.1.schema.json": Shipped("npm", "jsonfeed-schema", "schema-v1.1.json"),
+    # W3C's XHTML 1.0 Strict schema, for a sitemap's <xhtml:link> alternates, and the XML
+    # namespace's schema it imports (xml:lang), as xmlschema ships them.
+    "xhtml1-strict.xsd": Shipped("PyPI", "xmlschema", "xmlschema/schemas/XHTML/xhtml1-strict.xsd"),
+    "xml.xsd": Shipped("PyPI", "xmlschema", "xmlschema/schemas/XML/xml.xsd"),
 }
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+XML_SCHEMA_URL = "http://www.w3.org/2001/xml.xsd"
 
 
 def schema_path(name):
@@ -61,6 +67,29 @@ def schema_path(name):
 @functools.cache
 def xml_schema(name):
     return etree.XMLSchema(etree.parse(str(schema_path(name)), etree.XMLParser(no_network=True)))
+
+
+class _LocalXmlSchema(etree.Resolver):
+    """The XML namespace's schema, which XHTML's imports from w3.org, from its local copy."""
+
+    def resolve(self, url, pubid, context):
+        if url == XML_SCHEMA_URL:
+            return self.resolve_filename(str(schema_path("xml.xsd")), context)
+        return None
+
+
+@functools.cache
+def sitemap_with_alternates_schema():
+    """sitemap.xsd with XHTML's schema for the <xhtml:link> alternates of a page's other
+    languages, composed as sitemap.js's all.xsd composes them, offline."""
+    parser = etree.XMLParser(no_network=True)
+    parser.resolvers.add(_LocalXmlSchema())
+    sitemap, xhtml = schema_path("sitemap.xsd"), schema_path("xhtml1-strict.xsd")
+    composed = (
+        '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">'
+        f'<xs:import namespace="{SITEMAP_NS}" schemaLocation="{sitemap.as_uri()}"/>'
+        f'<xs:import namespace="{XHTML_NS}" schemaLocation="{xhtml.as_uri()}"/></xs:schema>')
+    return etree.XMLSchema(etree.fromstring(composed.encode("utf-8"), parser))
 
 
 def json_schema(name):

@@ -1,5 +1,6 @@
 """Build tiny Dalil sites from a dict of files, in a subprocess, as an operator would."""
 
+import json
 import os
 import subprocess
 import sys
@@ -80,15 +81,24 @@ def run_pelican(root, *, fatal="errors", env=None, output=None):
     return BuildResult(root, output, completed.returncode, completed.stdout, completed.stderr)
 
 
-def build_sample_site(output, fatal="warnings"):
-    """The sample site in content/, built as README's first command builds it."""
+def build_sample_site(output, fatal="warnings", **settings):
+    """The sample site in content/, built as README's first command builds it; ``settings``
+    are given to Pelican's ``-e`` (``DALIL_LANGUAGES=["ar"]``)."""
+    extra = [f"{key}={json.dumps(value)}" for key, value in settings.items()]
     completed = subprocess.run(
         [sys.executable, "-m", "pelican", "content", "-o", str(output), "-s", "pelicanconf.py",
-         "--fatal", fatal],
+         "--fatal", fatal, *(["-e", *extra] if extra else [])],
         cwd=REPO, capture_output=True, text=True, timeout=600,
         env={**os.environ, "SOURCE_DATE_EPOCH": DEFAULT_EPOCH, "PYTHONPATH": str(PACKAGE_SOURCE)},
     )
     return BuildResult(REPO, output, completed.returncode, completed.stdout, completed.stderr)
+
+
+def sample_files():
+    """``{relpath: bytes}`` of the sample site's content (content/), to build a copy."""
+    content = REPO / "content"
+    return {path.relative_to(content).as_posix(): path.read_bytes()
+            for path in sorted(content.rglob("*")) if path.is_file()}
 
 
 def write_site(root, files, **settings):

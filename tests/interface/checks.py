@@ -74,3 +74,23 @@ def axe_violations(page):
 def page_width(page):
     """How wide the page's content is, in CSS pixels (the viewport's width when nothing overflows)."""
     return page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+
+
+def first(output, folder):
+    """The URL path of the first page in ``folder`` (a listing, a category, ...)."""
+    page = sorted((output / folder).glob("*/index.html"))[0]
+    return "/" + page.parent.relative_to(output).as_posix() + "/"
+
+
+def page_types(output):
+    """The URL path of one page of each type in the site at ``output``."""
+    paths = [
+        "/", "/directory/", first(output, "directory/listing"),
+        first(output, "directory/category"), first(output, "directory/city"),
+        "/news/", first(output, "news"), first(output, "blog"), "/about/",
+        "/search/?q=%D9%85", "/random/", "/saved/", "/compare/", "/404/", "/offline/",
+        "/sitemap/",
+    ]
+    if (output / "open-data" / "index.html").is_file():
+        paths.append("/open-data/")
+    return paths

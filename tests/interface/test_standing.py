@@ -10,7 +10,7 @@ import pytest
 from tests import sitebuilder as sb
 
 from . import fixtures
-from .checks import PHONE, axe_violations, browsing, page_width, vnu_errors
+from .checks import PHONE, axe_violations, browsing, page_types, page_width, vnu_errors
 
 SITES = [("sample", "ar"), ("sample", "fr"), ("hostile", "ar"), ("hostile", "fr")]
 
@@ -37,25 +37,6 @@ def built(request, tmp_path_factory):
     result = sb.build_site(folder, fixtures.files(), DALIL_INTERFACE_LANG=lang)
     assert result.returncode == 0, result.log
     return result.output
-
-
-def first(output, folder):
-    """The URL path of the first page in ``folder`` (a listing, a category, ...)."""
-    page = sorted((output / folder).glob("*/index.html"))[0]
-    return "/" + page.parent.relative_to(output).as_posix() + "/"
-
-
-def page_types(output):
-    paths = [
-        "/", "/directory/", first(output, "directory/listing"),
-        first(output, "directory/category"), first(output, "directory/city"),
-        "/news/", first(output, "news"), first(output, "blog"), "/about/",
-        "/search/?q=%D9%85", "/random/", "/saved/", "/compare/", "/404/", "/offline/",
-        "/sitemap/",
-    ]
-    if (output / "open-data" / "index.html").is_file():
-        paths.append("/open-data/")
-    return paths
 
 
 def test_nu_html_checker_finds_no_error(built):

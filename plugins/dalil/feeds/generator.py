@@ -6,6 +6,7 @@ from pelican.generators import Generator
 
 from dalil.core.i18n import N_, build_gettext
 from dalil.core.output import output_files
+from dalil.core.settings import language_path
 from dalil.core.text import plain_text
 
 from .jsonfeed import json_feed, serialise
@@ -61,6 +62,7 @@ class FeedsGenerator(Generator):
         if cfg.json_save_as:
             feed = json_feed(news, siteurl=siteurl, title=self.title, feed_url=cfg.json_save_as,
                              language=self.settings.get("DEFAULT_LANG", "ar"),
+                             home_page=language_path(self.settings),
                              description=plain_text(self.settings.get("SITESUBTITLE")),
                              timezone=self.settings.get("TIMEZONE") or "UTC")
             output_files(self.context).write(cfg.json_save_as, serialise(feed))

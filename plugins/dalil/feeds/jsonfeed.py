@@ -35,12 +35,14 @@ def feed_item(article, siteurl, timezone, feed_language=None):
     return item
 
 
-def json_feed(articles, *, siteurl, title, feed_url, language, description="", timezone="UTC"):
-    """The feed as a dict, keys in the specification's order (version first)."""
+def json_feed(articles, *, siteurl, title, feed_url, language, home_page="", description="",
+              timezone="UTC"):
+    """The feed as a dict, keys in the specification's order (version first);
+    ``home_page``: the root-relative home page of the feed's language ("" or "fr/")."""
     feed = {
         "version": VERSION,
         "title": title,
-        "home_page_url": absolute_url(siteurl, ""),
+        "home_page_url": absolute_url(siteurl, home_page),
         "feed_url": absolute_url(siteurl, feed_url),
         "language": language,
     }

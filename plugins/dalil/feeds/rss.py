@@ -3,7 +3,9 @@
 import html
 
 from dalil.core.dates import build_time
+from dalil.core.settings import language_path
 from dalil.core.text import html_text, plain_text
+from dalil.core.urls import absolute_url
 
 
 class FeedEntry:
@@ -32,6 +34,8 @@ class FeedEntry:
 def finish_feed(context, feed):
     """``feed_generated`` receiver: complete a feed Pelican's writer built."""
     channel = feed.feed
+    # Pelican's writer links the site's root: a language's feed links its home page.
+    channel["link"] = absolute_url(context.get("SITEURL", ""), language_path(context))
     if channel.get("language") is None:
         channel["language"] = context.get("DEFAULT_LANG")
     if not channel.get("description"):

@@ -8,6 +8,8 @@ types from here. Paths are relative to the output folder (``directory/export.jso
 
 import posixpath
 
+from dalil.core.i18n import DIRECTIONS
+
 # By extension. Text types carry their charset, as INTERFACE.md asks; the
 # manifest, the schemas and binary files carry none.
 EXTENSION_TYPES = {
@@ -37,7 +39,8 @@ EXTENSION_TYPES = {
     ".pdf": "application/pdf",
 }
 
-# Exact paths whose type is not their extension's.
+# Exact paths whose type is not their extension's; each language after the first has its
+# own at the same paths below its folder (``fr/rss.xml``).
 PATH_TYPES = {
     "rss.xml": "application/rss+xml; charset=utf-8",
     "feed.json": "application/feed+json; charset=utf-8",
@@ -70,11 +73,19 @@ PUBLISHED_JSON_AND_XML = (
 )
 
 
+def path_type(relpath):
+    """The type of ``relpath`` if it is one of ``PATH_TYPES``, at the root or below a
+    language's folder, else None."""
+    folder, _, below = relpath.partition("/")
+    return PATH_TYPES.get(relpath) or (PATH_TYPES.get(below) if folder in DIRECTIONS else None)
+
+
 def content_type(relpath):
     """The Content-Type to serve ``relpath`` (a path under the output folder) with."""
     relpath = str(relpath).replace("\\", "/").lstrip("/")
-    if relpath in PATH_TYPES:
-        return PATH_TYPES[relpath]
+    media_type = path_type(relpath)
+    if media_type:
+        return media_type
     name = posixpath.basename(relpath).lower()
     for suffix, media_type in SUFFIX_TYPES.items():
         if name.endswith(suffix):

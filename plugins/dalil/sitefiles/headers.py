@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from dalil.core.compression import PRECOMPRESSED
+from dalil.core.languages import language_url, site_languages
 
 from .content_types import (
     DEFAULT_TYPE, EXTENSION_TYPES, PATH_TYPES, PUBLISHED_JSON_AND_XML, SUFFIX_TYPES,
-    content_type,
+    content_type, path_type,
 )
 from .settings import DEFAULT_CSP, sitefiles_settings
 
@@ -51,6 +52,9 @@ class HeaderPolicy:
     hidden: tuple = ()
     # The path of SITEURL ("" or "/sub"), before every URL the rules name.
     prefix: str = ""
+    # The folders of the site's languages after the first ("fr/"): each has its own
+    # ``PATH_TYPES`` files.
+    language_folders: tuple = ()
 
     def __post_init__(self):
         if not _SAFE_VALUE.fullmatch(self.content_security_policy):
@@ -66,7 +70,15 @@ def header_policy(settings):
         content_security_policy=config.content_security_policy,
         hidden=tuple(name for name in hidden if name),
         prefix=urlsplit(settings.get("SITEURL") or "").path.rstrip("/"),
+        language_folders=tuple(language_url(settings, lang)
+                               for lang in site_languages(settings)[1:]),
     )
+
+
+def typed_paths(policy):
+    """The paths of ``PATH_TYPES`` files the site has: the root's, each language's."""
+    return sorted(folder + path for folder in ("", *policy.language_folders)
+                  for path in PATH_TYPES)
 
 
 def _normal(relpath):
@@ -183,9 +195,9 @@ def nginx_snippet(policy):
         if not name.startswith("."):
             lines += [f"location = {prefix}/{name} {{ return 404; }}"]
     lines += [r"location ~ /\.(?!well-known/) { return 404; }"]
-    for path in sorted(set(PATH_TYPES) | set(NO_CACHE_PATHS)):
+    for path in sorted(set(typed_paths(policy)) | set(NO_CACHE_PATHS)):
         lines += _nginx_location(f"= {prefix}/{path}", _without_type(path, policy),
-                                 PATH_TYPES.get(path))
+                                 path_type(path))
     for suffix, media_type in SUFFIX_TYPES.items():
         example = "x" + suffix
         lines += _nginx_location(f'~* "{re.escape(suffix)}$"', _without_type(example, policy),
@@ -245,6 +257,8 @@ def headers_file_rules(policy, fingerprinted=()):
             add(f"/*{ext}", "Content-Type", media_type)
     for pattern in PUBLISHED_JSON_AND_XML:
         add(f"/{pattern}", "Content-Type", content_type(pattern.replace("*", "x")))
+    for path in typed_paths(policy):
+        add(f"/{path}", "Content-Type", content_type(path))
     for ext in DATA_EXTENSIONS:
         add(f"/*{ext}", "Access-Control-Allow-Origin", "*")
     # Both hosts compress every response themselves: the .br and .gz copies are files.
@@ -302,9 +316,9 @@ def htaccess(policy):
                          "x" + suffix, media_type)
     lines += section(f'<FilesMatch "(?i){FINGERPRINT_PATTERN}">', "</FilesMatch>",
                      "x.0123abcd.css", None)
-    for path in sorted(set(PATH_TYPES) | set(NO_CACHE_PATHS)):
+    for path in sorted(set(typed_paths(policy)) | set(NO_CACHE_PATHS)):
         lines += section(f"<If \"%{{REQUEST_URI}} == '{prefix}/{path}'\">", "</If>", path,
-                         PATH_TYPES.get(path))
+                         path_type(path))
     lines += _htaccess_compression(section)
     return "\n".join(lines) + "\n"
 

@@ -244,15 +244,19 @@ class SitemapsGenerator(Generator):
 
     def _news_versions(self, article, default_lang):
         """``(url, lang, article)`` of each language's version of a news item: itself, and
-        in a site of several languages each translation, at its language's page."""
+        in a site of several languages each translation, at its language's page, in the
+        site's order of languages (Pelican's order of translations is the order it read
+        them in, which a cached build changes)."""
         lang = (getattr(article, "lang", None) or default_lang).lower()
         if not self.language_folders:
             return [(article.url, lang, article)]
         folders = dict(self.language_folders)
+        order = list(folders)
         versions = [article, *getattr(article, "translations", ())]
-        return [(folders[version_lang] + article.url, version_lang, version)
-                for version in versions
-                if (version_lang := (version.lang or default_lang).lower()) in folders]
+        return sorted(((folders[version_lang] + article.url, version_lang, version)
+                       for version in versions
+                       if (version_lang := (version.lang or default_lang).lower()) in folders),
+                      key=lambda version: order.index(version[1]))
 
     # -- the HTML sitemap ------------------------------------------------
 
