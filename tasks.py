@@ -165,3 +165,13 @@ def messages(c):
             extra = ["--no-fuzzy-matching", "--ignore-obsolete"] if command == "update" else []
             c.run(shlex.join([*babel, command, *extra, "-D", domain, "-i", str(template),
                               "-d", str(package / "locales"), "-l", folder.name]))
+
+
+@task(name="settings-reference")
+def settings_reference(c):
+    """Write the settings table of docs/operators.md from the settings classes."""
+    from docs.settings_reference import OPERATORS_GUIDE, write_reference
+
+    changed = write_reference()
+    print(f"{OPERATORS_GUIDE.relative_to(ROOT)}: "
+          f"{'settings reference written' if changed else 'settings reference up to date'}")

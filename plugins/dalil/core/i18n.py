@@ -27,7 +27,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from .output import output_files
-from .settings import read_settings
+from .settings import read_settings, setting
 
 LOCALES = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN = "messages"
@@ -38,7 +38,8 @@ DIRECTIONS = {"ar": "rtl", "fr": "ltr", "en": "ltr"}
 
 @dataclass(frozen=True)
 class InterfaceSettings:
-    lang: str = "ar"
+    lang: str = setting("ar", "interface language: `ar` (right to left), `fr` or `en` (see "
+                              "[Interface languages](#interface-languages))")
 
     @property
     def dir(self):

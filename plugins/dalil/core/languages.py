@@ -30,6 +30,14 @@ LANGUAGES_SETTING = "DALIL_LANGUAGES"
 LANGUAGES_RUN_KEY = "dalil_languages_run"
 # Settings a site sets for one language: {"fr": {"SITENAME": "Dalil"}}.
 LANGUAGE_SETTINGS_SETTING = "DALIL_LANGUAGE_SETTINGS"
+# Their defaults and meanings, as the settings reference of docs/operators.md shows them.
+SETTINGS_REFERENCE = (
+    (LANGUAGES_SETTING, "[DALIL_INTERFACE_LANG]",
+     "the site's languages, the first at the root, each other under `/{lang}/` (see "
+     "[One site in several languages](#one-site-in-several-languages))"),
+    (LANGUAGE_SETTINGS_SETTING, "{}",
+     'settings of one language only: `{"fr": {"SITENAME": "Dalil"}}`'),
+)
 # Pelican's settings of pages: below ``{lang}/`` in each language after the first.
 PELICAN_PAGES = (
     "ARTICLE_URL", "ARTICLE_SAVE_AS", "DRAFT_URL", "DRAFT_SAVE_AS",

@@ -19,6 +19,12 @@ NOT_OUTPUT_SETTINGS = frozenset({"DALIL_DIRECTORY_WORKERS", "CACHE_CONTENT", "LO
                                  "DALIL_PERF_TIMINGS_PATH", "DEBUG", "PORT", "BIND"})
 
 
+def setting(default, doc):
+    """A field of a settings class: its default and what it means (``doc``, Markdown),
+    which the settings reference of docs/operators.md shows (``invoke settings-reference``)."""
+    return dataclasses.field(default=default, metadata={"doc": doc})
+
+
 def language_path(settings):
     """The folder of this build's pages: "" at the root (the first language)."""
     return settings.get(LANGUAGE_PATH_KEY, "")

@@ -2,24 +2,30 @@
 
 from dataclasses import dataclass
 
-from dalil.core.settings import read_settings
+from dalil.core.settings import read_settings, setting
 
 
 @dataclass(frozen=True)
 class ExportSettings:
-    json_save_as: str = "directory/export.json"
-    csv_save_as: str = "directory/export.csv"
-    schema_save_as: str = "schemas/directory-export.schema.json"
-    geojson_save_as: str = "directory/export.geojson"
-    geojson_schema_save_as: str = "schemas/directory-geojson.schema.json"
-    datapackage_save_as: str = "directory/datapackage.json"
-    datapackage_schema_save_as: str = "schemas/datapackage.schema.json"
-    # The data package's licence: the terms, and the page that states them (under SITEURL).
-    license_title: str = ("Non-commercial use with attribution; commercial use or "
-                          "republication by request to the operator")
-    license_url: str = "open-data/"
+    json_save_as: str = setting("directory/export.json", "the JSON export")
+    csv_save_as: str = setting("directory/export.csv", "the CSV export")
+    schema_save_as: str = setting("schemas/directory-export.schema.json",
+                                  "the JSON Schema of the JSON export")
+    geojson_save_as: str = setting("directory/export.geojson", "the GeoJSON export")
+    geojson_schema_save_as: str = setting("schemas/directory-geojson.schema.json",
+                                          "the JSON Schema of the GeoJSON export")
+    datapackage_save_as: str = setting("directory/datapackage.json",
+                                       "the data package describing the exports")
+    datapackage_schema_save_as: str = setting("schemas/datapackage.schema.json",
+                                              "the JSON Schema of the data package")
+    license_title: str = setting(("Non-commercial use with attribution; commercial use or "
+                                  "republication by request to the operator"),
+                                 "the data package's licence terms")
+    license_url: str = setting("open-data/", "the page stating them, under `SITEURL`")
     # Next to the listing page, which links "contact.vcf" relative to its URL.
-    vcard_save_as: str = "directory/listing/{slug}/contact.vcf"
+    vcard_save_as: str = setting("directory/listing/{slug}/contact.vcf",
+                                 "each listing's vCard (keep it beside the listing page, "
+                                 "which links `contact.vcf`)")
 
 
 def export_settings(settings):

@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from typing import ClassVar
 
-from dalil.core.settings import read_settings
+from dalil.core.settings import read_settings, setting
 
 
 @dataclass(frozen=True)
@@ -11,27 +11,37 @@ class SearchSettings:
     # Each language's own: below its folder in a site of several (dalil.core.languages).
     PAGES: ClassVar[tuple] = (
         "opensearch_save_as", "page_url", "page_save_as", "random_url", "random_save_as")
-    index_save_as: str = "search-index.json"
-    schema_save_as: str = "schemas/search-index.schema.json"
-    # The search page's index: the same entries as flat integer columns (prepared.py).
-    prepared_save_as: str = "search/prepared-index.json"
-    prepared_schema_save_as: str = "schemas/search-prepared-index.schema.json"
-    # The prepared index's phones: fetched after it, so that they add nothing to the
-    # bytes before the first results.
-    phones_save_as: str = "search/phones.json"
-    phones_schema_save_as: str = "schemas/search-phones.schema.json"
-    opensearch_save_as: str = "opensearch.xml"
-    # "" means SITENAME; OpenSearch allows at most 16 characters.
-    opensearch_short_name: str = ""
-    opensearch_description: str = ""
-    opensearch_image: str = "theme/icons/icon.svg"  # relative to SITEURL
-    opensearch_image_size: int = 64
-    page_url: str = "search/"
-    page_save_as: str = "search/index.html"
-    random_url: str = "random/"
-    random_save_as: str = "random/index.html"
-    # Results shown at once on the search page; a button shows as many more.
-    result_limit: int = 20
+    index_save_as: str = setting("search-index.json",
+                                 "the search index (the search and random pages need it)")
+    schema_save_as: str = setting("schemas/search-index.schema.json", "the index's JSON Schema")
+    prepared_save_as: str = setting(
+        "search/prepared-index.json",
+        "the search page's own index: the same entries as integer columns, which its worker "
+        "loads at once (`\"\"`: the page loads the search index)")
+    prepared_schema_save_as: str = setting("schemas/search-prepared-index.schema.json",
+                                           "the prepared index's JSON Schema")
+    # Fetched after the prepared index, so that they add nothing to the bytes before the
+    # first results.
+    phones_save_as: str = setting(
+        "search/phones.json",
+        "the prepared index's phones, fetched by the search page after it (written with the "
+        "prepared index only)")
+    phones_schema_save_as: str = setting("schemas/search-phones.schema.json",
+                                         "the phones' JSON Schema")
+    opensearch_save_as: str = setting(
+        "opensearch.xml", "the OpenSearch description (written only with the search page)")
+    opensearch_short_name: str = setting(
+        "", "its `ShortName`, at most 16 characters (a longer one is cut, with a warning); "
+            "`\"\"`: `SITENAME`")
+    opensearch_description: str = setting(
+        "", "its `Description`; `\"\"`: a sentence of the catalog, in the build's language")
+    opensearch_image: str = setting("theme/icons/icon.svg", "its icon, relative to `SITEURL`")
+    opensearch_image_size: int = setting(64, "the icon's size in pixels")
+    page_url: str = setting("search/", "the URL of the search page")
+    page_save_as: str = setting("search/index.html", "where the search page is written")
+    random_url: str = setting("random/", "the URL of the random-discovery page")
+    random_save_as: str = setting("random/index.html", "where the random page is written")
+    result_limit: int = setting(20, "results shown at once; a button shows as many more")
 
     @property
     def page_index_save_as(self):

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from dalil.core.settings import read_settings
+from dalil.core.settings import read_settings, setting
 
 # Strict: nothing inline, nothing from another host but images (listings may
 # show an image by URL). JSON-LD blocks are data, which CSP does not block.
@@ -14,21 +14,24 @@ DEFAULT_CSP = (
 
 @dataclass(frozen=True)
 class SiteFilesSettings:
-    build_info_save_as: str = "build-info.json"
-    security_txt_save_as: str = ".well-known/security.txt"
-    # An e-mail address (written as mailto:) or a mailto:, https: or tel: URI; or a tuple.
-    security_contact: object = ""
-    # Expires = build time + this many days; RFC 9116 advises under a year.
-    security_expires_days: int = 180
-    security_preferred_languages: tuple = ("ar", "en", "fr")
-    # A URL, or a path of the site such as "security-policy/"; "" for none.
-    security_policy: str = ""
-    # Host header files. The nginx snippet is included by the server's config
-    # and refuses to serve itself; "" turns any of them off.
-    nginx_save_as: str = "nginx.conf.snippet"
-    headers_save_as: str = "_headers"
-    htaccess_save_as: str = ".htaccess"
-    content_security_policy: str = DEFAULT_CSP
+    build_info_save_as: str = setting("build-info.json", "build information")
+    security_txt_save_as: str = setting(".well-known/security.txt",
+                                        "the RFC 9116 file (written only with a contact)")
+    security_contact: object = setting(
+        "", "an e-mail address (written `mailto:`), a `mailto:`, `https:` or `tel:` URI, or a "
+            "tuple of them (the sample: `security@dalil.example`, a placeholder)")
+    # RFC 9116 advises under a year.
+    security_expires_days: int = setting(
+        180, "`Expires` = build time + this many days; 365 or more is warned about")
+    security_preferred_languages: tuple = setting(("ar", "en", "fr"), "`Preferred-Languages`")
+    security_policy: str = setting(
+        "", "`Policy`: an https URL or a path of the site (`security-policy/`); `\"\"`: none")
+    # The nginx snippet is included by the server's config and refuses to serve itself.
+    nginx_save_as: str = setting("nginx.conf.snippet", "the nginx snippet")
+    headers_save_as: str = setting("_headers", "Cloudflare Pages / Netlify headers")
+    htaccess_save_as: str = setting(".htaccess", "Apache headers")
+    content_security_policy: str = setting(
+        DEFAULT_CSP, "the CSP of every header file and `invoke serve`")
 
 
 def sitefiles_settings(settings):
