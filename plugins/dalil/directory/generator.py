@@ -28,21 +28,24 @@ from dalil.core.i18n import (N_, content_lang, local_name_field, shown_name,
 from dalil.core.languages import LANGUAGES_RUN_KEY, build_other_languages, language_record
 from dalil.core.memory import kept_for_the_build, leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
-from dalil.core.output import OBSERVER_KEY, output_files, write_if_changed
+from dalil.core.output import OBSERVER_KEY, output_files
+from dalil.core.files import write_if_changed
 from dalil.core.pages import register_page
 from dalil.core.settings import BUILD_MEMORY_KEY, language_path
+from dalil.core.pagecache import (PageCache, digest, last_build_stale, stored_pages,
+                                  template_closure, undeclared_names)
 from dalil.core.parallel import Pool, worker_count
 from dalil.core.record import retire_leftovers
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import plain_text, report_removed
 from dalil.core.urls import root_path
-from dalil.core.writer import DalilWriter, output_file_path, output_file_paths
-from dalil.search.settings import search_settings
+from dalil.core.writer import DalilWriter
+from dalil.core.files import output_file_path, output_file_paths
+from dalil.core.search_settings import search_settings
 
 from .collation import WordCollator
 from .hours import utc_offsets, utc_offsets_text
-from .incremental import (PageCache, digest, global_digest, last_build_stale, stored_pages,
-                          template_closure, term_key, undeclared_names)
+from .incremental import CACHE_NAME, global_digest, term_key
 from .jsonld import listing_json_ld
 from .model import CORE_FIELDS, CONTEXT_KEY, Directory, Listing, Term, cached_listing
 from .progress import Progress, print_summary
@@ -207,7 +210,7 @@ class DirectoryGenerator(Generator):
             self._sizing = pool, pool.submit(_measure_last_build, niceness=BACKGROUND_NICENESS)
             cache.load()
             # Loaded while the worker still lists: the pages' digests, for generate_output.
-            self._stored_pages = stored_pages(self.settings)
+            self._stored_pages = stored_pages(self.settings, CACHE_NAME)
             listed = listing.get()
         else:  # nothing to load meanwhile
             cache.load()
@@ -508,8 +511,8 @@ class DirectoryGenerator(Generator):
         global_key = None
         if self.settings.get("CACHE_CONTENT"):
             global_key = global_digest(self, [listing_template.name, term_template.name])
-        cache = PageCache(self.settings, self.output_path, global_key, stale=self._measured_stale(),
-                          stored=self._stored_pages)
+        cache = PageCache(self.settings, self.output_path, global_key, CACHE_NAME,
+                          stale=self._measured_stale(), stored=self._stored_pages)
         self._stored_pages = None
         # Without the cache nothing is skipped, so nothing needs a digest.
         listing_digests = directory.digests if cache.enabled else dict.fromkeys(self.page_listings)
@@ -776,7 +779,7 @@ def _measure_last_build(generator):
     """``marshal`` data of ``last_build_stale`` for the directory's pages, sorted (runs in
     a worker); first the other plugins' checks ahead, which a writer forked sooner takes."""
     output_files(generator.context).check_ahead()
-    return marshal.dumps(sorted(last_build_stale(generator.settings, generator.output_path)))
+    return marshal.dumps(sorted(last_build_stale(generator.settings, generator.output_path, CACHE_NAME)))
 
 
 def _list_sources(generator, sources, stamped):

@@ -17,7 +17,7 @@ from dalil.core.settings import language_path
 from dalil.core.templates import add_plugin_templates
 from dalil.directory.articles import empty_categories
 from dalil.directory.settings import directory_settings
-from dalil.search.settings import search_settings
+from dalil.core.search_settings import search_settings
 
 from .manifest import ICONS, manifest_json
 from .settings import pwa_settings

@@ -20,7 +20,7 @@ from .index import index_key, index_parts, serialised_texts
 from .opensearch import SHORT_NAME_MAX, opensearch_xml
 from .prepared import prepared_index, prepared_phones, serialise_prepared
 from .schema import phones_schema, prepared_index_schema, search_index_schema, serialise_schema
-from .settings import search_settings
+from dalil.core.search_settings import search_settings
 
 logger = logging.getLogger(__name__)
 
