@@ -15,16 +15,16 @@ from pelican.generators import Generator
 
 from dalil.core.background import when_contexts_done, when_writer_made
 from dalil.core.dates import build_time, rfc3339, to_utc
+from dalil.core.files import output_file_path
 from dalil.core.i18n import N_, interface_settings, local_name_field, shown_name, translations
 from dalil.core.languages import language_folders, writes_site_files
-from dalil.core.pagecache import PageCache, template_digest
 from dalil.core.output import output_files
+from dalil.core.pagecache import PageCache, template_digest
 from dalil.core.pages import register_page, site_pages
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import plain_text
 from dalil.core.urls import absolute_url, root_path
 from dalil.core.writer import DalilWriter
-from dalil.core.files import output_file_path
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
 from dalil.directory.model import listing_parts
 from dalil.directory.settings import build_workers
