@@ -584,7 +584,7 @@ def test_written_files_are_readable_by_all_whatever_the_umask(tmp_path, umask):
     script = (
         "import os, threading\n"
         f"os.umask({umask})\n"
-        "from dalil.core.output import replace_atomically\n"
+        "from dalil.core.files import replace_atomically\n"
         "left = f'.dalil-b.txt.{os.getpid()}-{threading.get_native_id()}.tmp'\n"
         "path = os.path.join(os.environ['OUT'], left)\n"
         "open(path, 'w').close(); os.chmod(path, 0o600)\n"
