@@ -590,7 +590,11 @@ def test_written_files_are_readable_by_all_whatever_the_umask(tmp_path, umask):
         "open(path, 'w').close(); os.chmod(path, 0o600)\n"
         "replace_atomically(os.path.join(os.environ['OUT'], 'a.txt'), b'a')\n"
         "replace_atomically(os.path.join(os.environ['OUT'], 'b.txt'), b'b')\n")
-    subprocess.run([sys.executable, "-c", script], check=True, env=dict(os.environ, OUT=str(out)))
+    # This worktree's package, not an installed one.
+    from tests import sitebuilder as sb
+
+    subprocess.run([sys.executable, "-c", script], check=True,
+                   env=dict(os.environ, OUT=str(out), PYTHONPATH=str(sb.PACKAGE_SOURCE)))
     assert sorted(path.name for path in out.iterdir()) == ["a.txt", "b.txt"]
     for name in ("a.txt", "b.txt"):
         assert (out / name).stat().st_mode & 0o777 == 0o644
