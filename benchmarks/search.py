@@ -31,7 +31,7 @@ from pathlib import Path
 from dalil.core.compression import PRECOMPRESSED, compressed
 from dalil.search.index import TYPES, make_entry, serialise
 from dalil.search.prepared import prepared_index, serialise_prepared
-from dalil.search.settings import search_settings
+from dalil.core.search_settings import search_settings
 
 from tests.browser import serve
 

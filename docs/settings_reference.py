@@ -12,11 +12,11 @@ from pathlib import Path
 
 from dalil.core import languages
 from dalil.core.i18n import InterfaceSettings
+from dalil.core.search_settings import SearchSettings
 from dalil.directory.settings import DirectorySettings
 from dalil.exports.settings import ExportSettings
 from dalil.feeds.settings import FeedsSettings
 from dalil.pwa.settings import PwaSettings
-from dalil.search.settings import SearchSettings
 from dalil.sitefiles.settings import SiteFilesSettings
 from dalil.sitemaps.settings import SitemapsSettings
 

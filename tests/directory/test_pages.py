@@ -195,7 +195,7 @@ def test_recent_listings_are_the_newest_by_last_modification_then_slug():
     import datetime as dt
 
     from benchmarks.exports import synthetic_directory
-    from dalil.directory.generator import NEWEST_KNOWN
+    from dalil.directory.assembly import NEWEST_KNOWN
 
     directory = synthetic_directory(300)
     base = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)

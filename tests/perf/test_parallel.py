@@ -352,10 +352,10 @@ READING_PROBE = '''
 context, waits for every listing to be read and says whether they all were."""
 import os, time
 from pelican import signals
-from dalil.directory import generator
+from dalil.directory import reading
 
 LOG, RESULT, EXPECTED = {log!r}, {result!r}, {expected!r}
-read_chunk = generator._read_chunk
+read_chunk = reading._read_chunk
 
 
 def logged_read_chunk(state, jobs):
@@ -365,8 +365,8 @@ def logged_read_chunk(state, jobs):
 
 
 # Pickled by name for the workers: the name now leads to this function.
-logged_read_chunk.__module__, logged_read_chunk.__qualname__ = generator.__name__, "_read_chunk"
-generator._read_chunk = logged_read_chunk
+logged_read_chunk.__module__, logged_read_chunk.__qualname__ = reading.__name__, "_read_chunk"
+reading._read_chunk = logged_read_chunk
 
 
 def articles_begin(articles_generator):

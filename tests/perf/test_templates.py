@@ -132,7 +132,7 @@ def test_compiled_templates_are_not_reused_by_another_version_of_the_code_genera
 def test_the_names_templates_read_are_kept_for_the_next_build(tmp_path, monkeypatch):
     """A build parses a template only when no earlier build kept the names its source
     reads (CACHE_PATH); an edited template is parsed again, and its digest follows."""
-    from dalil.directory import incremental
+    from dalil.core import pagecache
 
     sources = {"base.html": "<title>{{ SITENAME }}</title>{% block body %}{% endblock %}",
                "page.html": '{% extends "base.html" %}{% block body %}{{ menu }}{% endblock %}'}
@@ -145,10 +145,10 @@ def test_the_names_templates_read_are_kept_for_the_next_build(tmp_path, monkeypa
         original = env.parse
         monkeypatch.setattr(env, "parse", lambda source, *args: parsed.append(source) or original(
             source, *args))
-        return incremental.template_digest(env, context, ["page.html"], set())
+        return pagecache.template_digest(env, context, ["page.html"], set())
 
     first = digest_in_a_new_process()
-    assert len(parsed) == 2 and (tmp_path / incremental.TEMPLATE_NAMES_CACHE).is_file()
+    assert len(parsed) == 2 and (tmp_path / pagecache.TEMPLATE_NAMES_CACHE).is_file()
     parsed.clear()
     assert digest_in_a_new_process() == first and parsed == []
     context["menu"] = ["a", "c"]  # a value the template reads: another digest, no parse

@@ -154,8 +154,9 @@ def test_output_paths_joined_by_concatenation_are_those_normalising_gives(relpat
     """The concatenation shortcut of ``output_file_path`` and ``OutputFiles.path_for``."""
     from pelican.utils import sanitised_join
 
-    from dalil.core.output import OutputFiles, UnsafeOutputPath, is_plain_relpath
-    from dalil.core.writer import output_file_path
+    from dalil.core.output import OutputFiles, UnsafeOutputPath
+    from dalil.core.files import is_plain_relpath
+    from dalil.core.files import output_file_path
 
     try:
         expected = sanitised_join(root, relpath)
@@ -183,9 +184,9 @@ def test_paths_checked_together_are_those_checked_one_by_one(relpaths, root):
     """``all_plain_relpaths`` (one test of the paths joined) against ``is_plain_relpath``
     of each, and the batch forms ``OutputFiles.paths_for`` and ``output_file_paths``
     against ``path_for`` and ``output_file_path`` of each."""
-    from dalil.core.output import (OutputFiles, UnsafeOutputPath, all_plain_relpaths,
-                                   is_plain_relpath)
-    from dalil.core.writer import output_file_path, output_file_paths
+    from dalil.core.output import OutputFiles, UnsafeOutputPath
+    from dalil.core.files import all_plain_relpaths, is_plain_relpath
+    from dalil.core.files import output_file_path, output_file_paths
 
     plain = all(is_plain_relpath(relpath) and "\\" not in relpath and "\x00" not in relpath
                 for relpath in relpaths)
@@ -554,7 +555,8 @@ def test_a_link_left_at_a_temporary_name_is_not_written_through(tmp_path):
     carry the next write outside the output folder."""
     import threading
 
-    from dalil.core.output import OutputFiles, replace_atomically
+    from dalil.core.output import OutputFiles
+    from dalil.core.files import replace_atomically
 
     outside = tmp_path / "outside.txt"
     outside.write_text("untouched", encoding="utf-8")
@@ -582,13 +584,17 @@ def test_written_files_are_readable_by_all_whatever_the_umask(tmp_path, umask):
     script = (
         "import os, threading\n"
         f"os.umask({umask})\n"
-        "from dalil.core.output import replace_atomically\n"
+        "from dalil.core.files import replace_atomically\n"
         "left = f'.dalil-b.txt.{os.getpid()}-{threading.get_native_id()}.tmp'\n"
         "path = os.path.join(os.environ['OUT'], left)\n"
         "open(path, 'w').close(); os.chmod(path, 0o600)\n"
         "replace_atomically(os.path.join(os.environ['OUT'], 'a.txt'), b'a')\n"
         "replace_atomically(os.path.join(os.environ['OUT'], 'b.txt'), b'b')\n")
-    subprocess.run([sys.executable, "-c", script], check=True, env=dict(os.environ, OUT=str(out)))
+    # This worktree's package, not an installed one.
+    from tests import sitebuilder as sb
+
+    subprocess.run([sys.executable, "-c", script], check=True,
+                   env=dict(os.environ, OUT=str(out), PYTHONPATH=str(sb.PACKAGE_SOURCE)))
     assert sorted(path.name for path in out.iterdir()) == ["a.txt", "b.txt"]
     for name in ("a.txt", "b.txt"):
         assert (out / name).stat().st_mode & 0o777 == 0o644
@@ -1389,7 +1395,7 @@ _PLAIN_VALUES = st.recursive(
 @example(first=["\0"], second=[""])
 @hypothesis_settings(max_examples=1000, deadline=None, derandomize=True)
 def test_stable_repr_tells_apart_any_two_values(first, second):
-    from dalil.directory.incremental import digest, stable_repr
+    from dalil.core.pagecache import digest, stable_repr
 
     def canonical(value):  # dictionaries in key order, everything else with its type
         if isinstance(value, dict):
@@ -1414,7 +1420,7 @@ def test_a_content_page_key_tells_apart_what_stable_repr_tells_apart(first, seco
     import marshal
 
     from dalil.core.writer import _tagged_items
-    from dalil.directory.incremental import stable_repr
+    from dalil.core.pagecache import stable_repr
 
     same_key = marshal.dumps(_tagged_items(first), 2) == marshal.dumps(_tagged_items(second), 2)
     assert same_key == (stable_repr(first) == stable_repr(second))

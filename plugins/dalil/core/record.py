@@ -18,7 +18,8 @@ import os
 import re
 import stat
 
-from .output import UnsafeOutputPath, write_if_changed
+from .files import write_if_changed
+from .output import UnsafeOutputPath
 
 logger = logging.getLogger(__name__)
 

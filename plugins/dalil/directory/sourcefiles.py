@@ -11,8 +11,8 @@ from pathlib import Path
 
 from pelican.readers import Readers
 
+from dalil.core.files import replace_atomically
 from dalil.core.i18n import content_lang
-from dalil.core.output import replace_atomically
 from dalil.core.slugs import derive_slug
 from dalil.core.text import plain_text
 

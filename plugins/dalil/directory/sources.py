@@ -32,8 +32,9 @@ import markdown
 import pelican
 
 from dalil.core.dates import to_utc
+from dalil.core.files import load_marshalled, replace_atomically, stats_below
 from dalil.core.memory import kept_for_the_build
-from dalil.core.output import build_salt, load_marshalled, replace_atomically, stats_below
+from dalil.core.output import build_salt
 from dalil.core.slugs import SLUG_RULE, derive_slug, is_valid_slug
 from dalil.core.text import clean_html, plain_text
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from pelican.settings import read_settings
 
 from dalil.core.dates import rfc3339
-from dalil.core.output import replace_atomically
+from dalil.core.files import replace_atomically
 from dalil.core.slugs import derive_slug
 from dalil.core.text import plain_text
 from dalil.directory import validate

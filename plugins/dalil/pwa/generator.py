@@ -13,11 +13,11 @@ from dalil.core.i18n import (N_, SITE_DESCRIPTION, build_gettext, interface_sett
 from dalil.core.languages import is_last_language, language_folders
 from dalil.core.output import output_files
 from dalil.core.pages import register_page, site_pages
+from dalil.core.search_settings import search_settings
 from dalil.core.settings import language_path
 from dalil.core.templates import add_plugin_templates
 from dalil.directory.articles import empty_categories
 from dalil.directory.settings import directory_settings
-from dalil.search.settings import search_settings
 
 from .manifest import ICONS, manifest_json
 from .settings import pwa_settings

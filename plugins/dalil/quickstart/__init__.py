@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from dalil import __version__
 from dalil.core.dates import build_time
-from dalil.core.output import replace_atomically
+from dalil.core.files import replace_atomically
 
 SKELETON = files("dalil.quickstart") / "site"
 # Skeleton files whose name ends in .tmpl are written without it (.gitignore has a dot).

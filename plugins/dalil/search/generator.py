@@ -11,6 +11,7 @@ from dalil.core.i18n import N_, build_gettext, interface_settings
 from dalil.core.languages import writes_site_files
 from dalil.core.output import output_files
 from dalil.core.pages import register_page
+from dalil.core.search_settings import search_settings
 from dalil.core.templates import add_plugin_templates
 from dalil.core.urls import root_path
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
@@ -20,7 +21,6 @@ from .index import index_key, index_parts, serialised_texts
 from .opensearch import SHORT_NAME_MAX, opensearch_xml
 from .prepared import prepared_index, prepared_phones, serialise_prepared
 from .schema import phones_schema, prepared_index_schema, search_index_schema, serialise_schema
-from .settings import search_settings
 
 logger = logging.getLogger(__name__)
 

@@ -15,15 +15,16 @@ from pelican.generators import Generator
 
 from dalil.core.background import when_contexts_done, when_writer_made
 from dalil.core.dates import build_time, rfc3339, to_utc
+from dalil.core.files import output_file_path
 from dalil.core.i18n import N_, interface_settings, local_name_field, shown_name, translations
 from dalil.core.languages import language_folders, writes_site_files
 from dalil.core.output import output_files
+from dalil.core.pagecache import PageCache, template_digest
 from dalil.core.pages import register_page, site_pages
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import plain_text
 from dalil.core.urls import absolute_url, root_path
-from dalil.core.writer import DalilWriter, output_file_path
-from dalil.directory.incremental import PageCache, template_digest
+from dalil.core.writer import DalilWriter
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
 from dalil.directory.model import listing_parts
 from dalil.directory.settings import build_workers
@@ -114,7 +115,7 @@ class SitemapsGenerator(Generator):
         global_key = None
         if self.settings.get("CACHE_CONTENT") and isinstance(writer, DalilWriter):
             global_key = template_digest(self.env, self.context, [template.name],
-                                         {*page, "output_file", "localsiteurl"}, all_code=True)
+                                         {*page, "output_file", "localsiteurl"})
         cache = PageCache(self.settings, self.output_path, global_key, name=PAGE_CACHE)
         page_digest = _page_digest(page, local_name_field(self.settings)) if cache.enabled else None
         path = output_file_path(writer.output_path, save_as)

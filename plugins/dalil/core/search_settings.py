@@ -1,9 +1,10 @@
-"""Settings of search and discovery, with their defaults (prefix ``DALIL_SEARCH_``)."""
+"""Settings of search and discovery, with their defaults (prefix ``DALIL_SEARCH_``): in core,
+since the directory (its "near me" index), the PWA and the checks read them too."""
 
 from dataclasses import dataclass
 from typing import ClassVar
 
-from dalil.core.settings import read_settings, setting
+from .settings import read_settings, setting
 
 
 @dataclass(frozen=True)
