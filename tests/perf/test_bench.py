@@ -337,8 +337,10 @@ def test_peak_pss_counts_shared_pages_once_and_sums_the_tree(tmp_path):
     copied = build.measure(_python(ALLOCATE.format(child=writes)), tmp_path,
                            tmp_path / "copied.log", pss_interval=0.05)
     assert shared["returncode"] == copied["returncode"] == 0
-    # wait4 gives the largest single process: the same in both.
-    assert 150 < shared["peak_rss_mib"] < 200 and 150 < copied["peak_rss_mib"] < 200
+    # wait4 gives the largest single process, which held the block. Its peak is the kernel's
+    # high-water mark, which a fork's copies can raise on some kernels (348 MiB seen once):
+    # only the tree's PSS below is what the bench reports.
+    assert shared["peak_rss_mib"] > 150 and copied["peak_rss_mib"] > 150
     assert 150 < shared["peak_pss_mib"] < 200
     assert 300 < copied["peak_pss_mib"] < 400
 
