@@ -74,10 +74,6 @@ def site_languages(settings):
     return tuple(languages)
 
 
-def is_multilingual(settings):
-    return len(site_languages(settings)) > 1
-
-
 def writes_site_files(settings):
     """Whether this build writes the site's data files: the first language's does."""
     return not language_path(settings)
@@ -158,21 +154,12 @@ def language_record(settings):
     if path:
         return {"name": record_name(path)}
     return {"name": RECORD_NAME,
-            "languages": [f"{lang}/" for lang in site_languages(settings)[1:]]}
+            "languages": [folder for _, folder in language_folders(settings)[1:]]}
 
 
 def language_url(settings, lang):
     """The root-relative folder of ``lang``'s pages: "" for the first language."""
     return "" if lang == site_languages(settings)[0] else f"{lang}/"
-
-
-def alternates(settings, url):
-    """``[(lang, url)]``: the versions of the page at ``url`` (relative to the site,
-    this build's language folder included) in each of the site's languages."""
-    own = language_path(settings)
-    if own and url.startswith(own):
-        url = url[len(own):]
-    return [(lang, language_url(settings, lang) + url) for lang in site_languages(settings)]
 
 
 def autonym(lang):
@@ -199,10 +186,10 @@ def install_languages(generator):
     env.filters["in_first_language"] = in_first_language
     pages_base = siteurl + ("/" + path.rstrip("/") if path else "")
     env.globals.update(language_path=path, pages_base=pages_base, page_versions=None)
-    languages = site_languages(settings)
-    if len(languages) == 1:
+    folders = language_folders(settings)
+    if len(folders) == 1:
         return
-    names = [(lang, autonym(lang), language_url(settings, lang)) for lang in languages]
+    names = [(lang, autonym(lang), folder) for lang, folder in folders]
 
     def page_versions(output_file):
         url = in_first_language(output_file)

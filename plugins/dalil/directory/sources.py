@@ -35,6 +35,7 @@ from dalil.core.dates import to_utc
 from dalil.core.files import load_marshalled, replace_atomically, stats_below
 from dalil.core.memory import kept_for_the_build
 from dalil.core.output import build_salt
+from dalil.core.settings import below_folder
 from dalil.core.slugs import SLUG_RULE, derive_slug, is_valid_slug
 from dalil.core.text import clean_html, plain_text
 
@@ -310,7 +311,7 @@ def in_folder(record, folder):
         return record
     values = list(record[VALUES])
     for index in _URL_AT if record[PACKED] is None else _CORE_URL_AT:
-        values[index] = folder + values[index]
+        values[index] = below_folder(values[index], folder)
     return (*record[:VALUES], tuple(values), *record[VALUES + 1:])
 
 
