@@ -42,6 +42,8 @@ BROTLI_SEGMENT_MIN, BROTLI_SEGMENT_MAX = 1 << 20, 1 << 22
 assert BROTLI_SEGMENT_MIN >= 1 << BROTLI_LGWIN
 _BROTLI_LAST_BLOCK = b"\x03"  # ISLAST and ISLASTEMPTY, after the parts' flushes
 CHUNK_SIZE = 1 << 16
+# The pages of a mapped file read already are let go this many bytes at a time.
+RELEASE_MIN = 1 << 24
 
 _CUT = re.compile(rb"\n|\},")
 
@@ -70,11 +72,12 @@ def _part_key(flag, *pieces):
     return hasher.digest()[:16]
 
 
-def gzip_parts(data, memo=None, used=None):
+def gzip_parts(data, memo=None, used=None, release=None):
     """The gzip copy of ``data`` (bytes-like), part by part. ``memo`` maps a segment's key
-    (its bytes and dictionary) to its compressed bytes; ``used`` gets this copy's."""
+    (its bytes and dictionary) to its compressed bytes; ``used`` gets this copy's.
+    ``release(offset)`` is told when the bytes before ``offset`` are read for good."""
     yield _GZIP_HEADER
-    start = 0
+    start, crc = 0, 0
     for end in segment_ends(data, GZIP_SEGMENT_MIN, GZIP_SEGMENT_MAX):
         window, segment = data[max(0, start - GZIP_WINDOW):start], data[start:end]
         key = _part_key(bool(start), window, segment)  # a window is empty or GZIP_WINDOW long
@@ -84,15 +87,19 @@ def gzip_parts(data, memo=None, used=None):
             deflated = compressor.compress(segment) + compressor.flush(zlib.Z_SYNC_FLUSH)
         if used is not None:
             used[key] = deflated
+        crc = zlib.crc32(segment, crc)
         yield deflated
+        if release is not None:
+            release(end - GZIP_WINDOW)
         start = end
-    yield _GZIP_LAST_BLOCK + struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
+    yield _GZIP_LAST_BLOCK + struct.pack("<II", crc, len(data) & 0xFFFFFFFF)
 
 
-def brotli_parts(data, memo=None, used=None):
-    """The brotli copy of ``data`` (bytes-like), part by part; ``memo`` and ``used`` as
-    ``gzip_parts``, a part's key its bytes and whether it is the first. Where the brotli
-    library's encoder cannot be reached (see ``_part_encoder``), one stream."""
+def brotli_parts(data, memo=None, used=None, release=None):
+    """The brotli copy of ``data`` (bytes-like), part by part; ``memo``, ``used`` and
+    ``release`` as ``gzip_parts``, a part's key its bytes and whether it is the first.
+    Where the brotli library's encoder cannot be reached (see ``_part_encoder``), one
+    stream."""
     encode = _part_encoder()
     if encode is None:
         compressor = brotli.Compressor(quality=BROTLI_QUALITY, lgwin=BROTLI_LGWIN)
@@ -110,6 +117,8 @@ def brotli_parts(data, memo=None, used=None):
         if used is not None:
             used[key] = part
         yield part
+        if release is not None:
+            release(end)
         start = end
     yield _BROTLI_LAST_BLOCK
 
@@ -183,12 +192,24 @@ def compress_file(source, handle, suffix, memo=None, used=None):
     """Write the ``suffix`` copy of the file at ``source`` to ``handle``; ``memo`` and
     ``used`` as ``gzip_parts``. The file is mapped, never held whole, and its parts are
     hashed where they lie: a slice of the map would copy each one (the exports' 75 MB
-    for each copy in a rebuild at 100,000 listings, a page fault for every 4 KiB)."""
+    for each copy in a rebuild at 100,000 listings, a page fault for every 4 KiB). The
+    pages read are let go as the copy goes on: mapped, a million listings' 1.6 GB export
+    would count in the process's memory whole by its end."""
     with open(source, "rb") as stream:
         size = os.fstat(stream.fileno()).st_size
         with (mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ) if size
               else contextlib.nullcontext(b"")) as mapped, memoryview(mapped) as data:
-            for part in _PARTS[suffix](data, memo, used):
+            released = 0
+
+            def release(offset):
+                nonlocal released
+                offset -= offset % mmap.PAGESIZE
+                if offset - released >= RELEASE_MIN:
+                    mapped.madvise(mmap.MADV_DONTNEED, released, offset - released)
+                    released = offset
+
+            can_release = size and hasattr(mmap, "MADV_DONTNEED")  # not on Windows
+            for part in _PARTS[suffix](data, memo, used, release if can_release else None):
                 handle.write(part)
 
 

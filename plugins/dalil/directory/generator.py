@@ -66,6 +66,7 @@ class DirectoryGenerator(Reading, Assembly, Rendering, Generator):
         # The listings' and terms' names in the pages' language: their ``name_fr``, say.
         self.local_name_field = local_name_field(self.settings)
         self.source_cache = source_cache(self.settings)
+        self.own_spill = None  # the spill this build made, removed as it ends (see spill)
         self.content_folder = os.path.basename(os.path.abspath(self.path))
         self.collator = None  # loaded on first use, dropped once the listings are sorted
         self.sort_keys = {}  # id(listing or term) -> collation key of its name
@@ -140,7 +141,9 @@ class DirectoryGenerator(Reading, Assembly, Rendering, Generator):
                                             **language_record(self.settings))
         print_summary(self, time.perf_counter() - self.started)
         leave_build_to_exit()
-        build_other_languages(pelican_object)
+        build_other_languages(pelican_object)  # which read this build's spill
+        if self.own_spill is not None:
+            self.own_spill.remove()
 
 
 def near_me_index(settings):

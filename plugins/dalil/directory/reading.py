@@ -19,9 +19,10 @@ from dalil.core.settings import BUILD_MEMORY_KEY, language_path
 
 from .incremental import CACHE_NAME
 from .reader import LeanMarkdownReader
-from .sources import (SourceCache, file_stamp, file_stamps, listing_record, record_name,
-                      record_sort_key, term_record, translation_lang, translation_record,
-                      with_sort_key)
+from .sources import (SourceCache, file_stamp, file_stamps, is_listing, listing_record,
+                      record_name, record_sort_key, term_record, translation_lang,
+                      translation_record, with_sort_key, with_texts_spilled)
+from .spill import TextSpill
 
 
 class SourceFile:
@@ -104,6 +105,10 @@ class Reading:
         with the lean reader), which start at once, so that they read while the other
         generators make their contexts; ``_finish_reading`` takes the records."""
         pool, cache = Pool(self, self.workers), self.source_cache
+        # Made before the workers fork, which put the listings' HTML there (see spill);
+        # a build kept in memory keeps it in its records instead.
+        if cache.spill is None and BUILD_MEMORY_KEY not in self.settings:
+            cache.spill = self.own_spill = TextSpill()
         stamped = cache.may_hold_records()
         if stamped and cache.to_load:
             output_files(self.context).start_checking_ahead()  # before the workers fork
@@ -159,7 +164,9 @@ class Reading:
         """``(stamp, record)`` of one source file, its stamp taken before it is read (runs
         in a worker: a file the cache has never seen is stamped there, not by the parent
         on one core, 100,000 stats in a cold build)."""
-        return file_stamp(os.path.join(self.path, relpath)), self.read_record(kind, relpath)
+        stamp, record = file_stamp(os.path.join(self.path, relpath)), self.read_record(kind, relpath)
+        spill = self.source_cache.spill
+        return stamp, with_texts_spilled(record, spill) if spill and is_listing(record) else record
 
     def read_record(self, kind, relpath):
         """The record of one source file (runs in a worker); see ``sources``."""

@@ -23,7 +23,9 @@ from .assembly import translate
 from .incremental import CACHE_NAME, global_digest, term_key
 from .jsonld import listing_json_ld
 from .progress import Progress
+from .model import TEXT_NOT_LOADED
 from .sources import DIGEST, WHERE, is_listing, listing_texts
+from .spill import SpilledTexts
 
 _SAVE_AS = operator.attrgetter("save_as")
 
@@ -142,23 +144,28 @@ class Rendering:
 
     def _load_texts(self, jobs):
         """Give the listings of ``jobs`` their HTML, kept apart in the source cache; if it
-        is gone from there (a cache emptied during the build), their files are read again."""
+        is gone from there (a cache emptied during the build), their files are read again.
+        HTML in the build's spill is read by each page's worker instead (``render_page``)."""
         for job in jobs:
             if job[0] != "listing":
                 continue
             listing = self.page_listings[job[1]]
-            record = self.unloaded_texts.pop(listing, None)
-            if record is None:
+            record = self.unloaded_texts.get(listing)
+            if record is None or record.__class__ is SpilledTexts:
                 continue
+            del self.unloaded_texts[listing]
             relpath = record[WHERE][len(self.content_folder) + 1:].replace("/", os.sep)
             record_digest = record[DIGEST]
             texts = self.cached_texts.get(relpath, record_digest)
             if texts is None:
                 read_again = self.read_record("listing", relpath)
                 texts = listing_texts(read_again) if is_listing(read_again) else ("", "")
-            listing.summary, listing.content = texts
-            if listing in self.translations:
-                translate(listing, self.translations[listing])
+            self._give_texts(listing, texts)
+
+    def _give_texts(self, listing, texts):
+        listing.summary, listing.content = texts
+        if listing in self.translations:
+            translate(listing, self.translations[listing])
 
     @staticmethod
     def _claim(writer, save_as, changed):
@@ -184,9 +191,12 @@ class Rendering:
         """Render one page and write it if its bytes changed: ``(size, changed, card)``,
         ``card`` the listing's card for its terms' pages when they need it, else None."""
         kind, ref, save_as = job[:3]
-        card = None
+        card = spilled = None
         if kind == "listing":
             listing = self.page_listings[ref]
+            spilled = self.unloaded_texts.get(listing)
+            if spilled is not None:  # its HTML, for this page only (see spill)
+                self._give_texts(listing, self.source_cache.spill.get(spilled))
             template = self.get_template("directory/listing")
             # Its description and its JSON-LD's: made once (7 µs a page each time).
             summary_text = plain_text(listing.summary)
@@ -198,6 +208,8 @@ class Rendering:
                                                 summary_text, self.local_name_field)}
             if self.cards is not None and listing.status == "published":
                 card = str(self._card_macro()(listing, self.context.get("SITEURL"), 2))
+                if self.source_cache.spill is not None:  # where it is, not the card
+                    card = self.source_cache.spill.put(card)
         else:
             term_kind, index, number = ref
             template = self.get_template("directory/term")
@@ -211,9 +223,15 @@ class Rendering:
             text = template.environment.concat(template.root_render_func(context))
         except Exception:
             template.environment.handle_exception()
+        finally:
+            if spilled is not None:
+                listing.summary = listing.content = TEXT_NOT_LOADED
         data = text.encode("utf-8")
         changed = write_if_changed(output_file_path(self.output_path, save_as), data)
         return len(data), changed, card
+
+    def _card_text(self, card):
+        return self.source_cache.spill.get(card) if card.__class__ is SpilledTexts else card
 
     def _card_macro(self):
         """``listing_card`` of _macros.html, as term.html imports it (without context)."""
@@ -240,8 +258,8 @@ class Rendering:
 
         return {
             "term": term, "page_listings": page_listings,
-            "page_cards": [None if card is None else Markup(card) for card in cards]
-                          if cards else [None] * len(page_listings),
+            "page_cards": [None if card is None else Markup(self._card_text(card))
+                           for card in cards] if cards else [None] * len(page_listings),
             "near_me_index": self.near_me_index,
             "page_number": number, "page_count": count,
             "previous_url": page_url(number - 1) if number > 1 else "",

@@ -42,6 +42,7 @@ from dalil.core.text import clean_html, plain_text
 from . import validate
 from .hours import parse_hours
 from .model import CORE_FIELDS, LISTING_FIELDS, PACKED_FIELDS
+from .spill import SpilledTexts
 
 # A rebuild writes again the shards holding the files it read: 1,600 records at 100,000
 # listings, a sixty-fourth of them.
@@ -55,6 +56,7 @@ SHARDS = 64
 # (see ``model.cached_listing``); its HTML is kept apart.
 LISTING_RECORD = WHERE, REMOVED, DIGEST, SORT_KEY, VALUES, PACKED = range(6)
 LISTING_INDEX = {name: index for index, name in enumerate(LISTING_FIELDS)}
+_SUMMARY, _CONTENT = LISTING_INDEX["summary"], LISTING_INDEX["content"]
 _CORE_VALUES = operator.itemgetter(*(LISTING_INDEX[name] for name in CORE_FIELDS))
 _PACKED_VALUES = operator.itemgetter(*(LISTING_INDEX[name] for name in PACKED_FIELDS))
 _CORE_NAME = CORE_FIELDS.index("name")
@@ -254,12 +256,27 @@ def with_sort_key(record, sort_key):
     return {**record, "sort_key": sort_key}
 
 
-def listing_texts(record):
-    """``(summary, content)`` of a listing's record, None when kept apart in the cache."""
+def listing_texts(record, spill=None):
+    """``(summary, content)`` of a listing's record, None when kept apart in the cache;
+    read back from ``spill`` when its worker put them there (``with_texts_spilled``)."""
     if record[PACKED] is not None:
         return None
     values = record[VALUES]
-    return values[LISTING_INDEX["summary"]], values[LISTING_INDEX["content"]]
+    texts = values[_SUMMARY], values[_CONTENT]
+    return spill.get(texts[0]) if texts[0].__class__ is SpilledTexts else texts
+
+
+def with_texts_spilled(record, spill):
+    """A listing's ``record`` with its HTML put in ``spill``: where it is stands for both."""
+    values = list(record[VALUES])
+    values[_SUMMARY] = values[_CONTENT] = spill.put((values[_SUMMARY], values[_CONTENT]))
+    return (*record[:VALUES], tuple(values), *record[VALUES + 1:])
+
+
+def spilled_texts(record):
+    """Where ``with_texts_spilled`` put a listing record's HTML, else None."""
+    where = record[VALUES][_SUMMARY] if record[PACKED] is None else None
+    return where if where.__class__ is SpilledTexts else None
 
 
 def fields_digest(fields):
@@ -297,8 +314,6 @@ def file_stamps(folder, relpaths):
     return stats_below(folder, relpaths, _stamp)
 
 
-_SUMMARY, _CONTENT = LISTING_INDEX["summary"], LISTING_INDEX["content"]
-
 
 _URL_AT = (LISTING_INDEX["url"], LISTING_INDEX["save_as"])
 _CORE_URL_AT = (CORE_FIELDS.index("url"), CORE_FIELDS.index("save_as"))
@@ -315,7 +330,7 @@ def in_folder(record, folder):
     return (*record[:VALUES], tuple(values), *record[VALUES + 1:])
 
 
-def _storable(record):
+def _storable(record, spill):
     """``(record, texts)``: ``record`` as the cache keeps it (its core values, the others
     packed; see ``LISTING_RECORD``) and its HTML, ``(summary, content)``, None when it has
     none (a term's), or holds none (loaded from the cache)."""
@@ -323,7 +338,7 @@ def _storable(record):
         return record, None
     values = record[VALUES]
     return ((*record[:VALUES], _CORE_VALUES(values), marshal.dumps(_PACKED_VALUES(values))),
-            (values[_SUMMARY], values[_CONTENT]))
+            listing_texts(record, spill))
 
 
 class CachedTexts:
@@ -381,6 +396,9 @@ class SourceCache:
         self.changed = set()  # numbers of the shards to save
         self.start_build()
         self.to_load = self.enabled and bool(settings.get("LOAD_CONTENT_CACHE"))
+        # Where the HTML of the records read in this run is (``spill.TextSpill``), if not
+        # in them.
+        self.spill = None
 
     def may_hold_records(self):
         """False when ``get`` is sure to find nothing (files then need no stamps)."""
@@ -438,6 +456,7 @@ class SourceCache:
         """Take the records ``other`` (the first language's build's cache) made in this
         run, their pages below ``folder`` (this build's language folder): the files are
         not read again."""
+        self.spill = other.spill
         for number, entries in enumerate(other.shards):
             own = self.shards[number]
             for relpath, (stamp, record) in entries.items():
@@ -462,7 +481,7 @@ class SourceCache:
         for number in sorted(self.changed):
             entries, texts = {}, {}
             for relpath, (stamp, record) in self.shards[number].items():
-                stored, text = _storable(record)
+                stored, text = _storable(record, self.spill)
                 if text is None and is_listing(record):
                     text = self.texts.get(relpath, record[DIGEST])
                     if text is None:  # its HTML is gone: the next build reads the file again
