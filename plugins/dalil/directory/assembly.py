@@ -10,8 +10,8 @@ from dalil.core.text import report_removed
 
 from .collation import WordCollator
 from .incremental import term_key
-from .model import CORE_FIELDS, TEXT_NOT_LOADED, Directory, Listing, Term, cached_listing
-from .sources import LISTING_INDEX, is_translation, spilled_texts
+from .model import CORE_FIELDS, Directory, Listing, Term, cached_listing
+from .sources import LISTING_INDEX, is_translation
 
 # Where a listing's record holds its slug and its terms' slugs: among every value, or among
 # its core values (from the cache).
@@ -127,10 +127,6 @@ class Assembly:
                 if modified is not None:
                     values[modified_at] = from_iso(modified)
                 listing = by_slug[slug] = Listing(*values)
-                spilled = spilled_texts(record)
-                if spilled is not None:  # read by the page's worker (render_page)
-                    listing.summary = listing.content = TEXT_NOT_LOADED
-                    unloaded[listing] = spilled
             else:
                 # Its HTML is loaded for its page if that is rendered again (_load_texts).
                 listing = by_slug[slug] = cached_listing(values, category, city, packed)

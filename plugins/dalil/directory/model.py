@@ -105,8 +105,8 @@ class Listing:
     # ``date_modified`` as the reader made it (the page, its card, the exports and the
     # sitemap each show it: five dates formatted again for each listing); None: made here.
     date_modified_text: object = None
-    # The other fields of a listing from the source cache as ``marshal`` data (see
-    # ``cached_listing``), None once they are set.
+    # The other fields of a listing made from its record as the source cache keeps it, as
+    # ``marshal`` data (see ``cached_listing``), else None.
     packed: object = field(default=None, init=False, repr=False)
     # The language of ``content`` and of ``summary`` when a translation shows them (see
     # ``generator.translate``), None for the language listings are written in.
@@ -114,14 +114,17 @@ class Listing:
     summary_lang: object = field(default=None, init=False, repr=False)
 
     def __getattr__(self, name):
-        """Only for a field not set: a listing from the source cache sets its packed fields
-        the first time one is read."""
-        if name not in _PACKED_NAMES or self.packed is None:
+        """Only for a field not set: a packed field of a listing from its packed record,
+        unpacked for the listing read last in this process and kept nowhere else. A
+        process reads a listing's fields together (its page, its card, its rows), and a
+        process forked from the build's (the exports, the search index) reads every
+        listing: kept on each, a million listings' fields would be made again in each."""
+        index = _PACKED_INDEX.get(name)
+        if index is None or self.packed is None:
             raise AttributeError(name)
-        for field_name, value in zip(PACKED_FIELDS, marshal.loads(self.packed)):
-            setattr(self, field_name, value)
-        self.packed = None
-        return getattr(self, name)
+        if _last_unpacked[0] is not self:
+            _last_unpacked[:] = self, marshal.loads(self.packed)
+        return _last_unpacked[1][index]
 
     alternate_names = alternate_names
 
@@ -190,15 +193,16 @@ class Listing:
 LISTING_FIELDS = tuple(item.name for item in fields(Listing) if item.init)
 # What a build reads of every listing (the model, the keys of its pages, the newest, the
 # HTML sitemap's key, the check that its image is among the site's files): a listing from
-# the source cache is made with these alone. Its HTML is loaded for its page
-# (``TEXT_NOT_LOADED`` until then), and its other fields when one is first read: a
-# one-listing rebuild at 100,000 listings reads them for a few hundred.
+# the source cache, or read in this build, is made with these alone. Its HTML is loaded
+# for its page (``TEXT_NOT_LOADED`` until then), and its other fields unpacked when read.
 # ``osm`` too: the data package names ODbL when any listing has one.
 CORE_FIELDS = ("slug", "name", "category", "city", "status", "date", "modified", "url", "save_as",
                "image", "osm")
 PACKED_FIELDS = tuple(name for name in LISTING_FIELDS
                       if name not in CORE_FIELDS and name not in ("summary", "content"))
-_PACKED_NAMES = frozenset(PACKED_FIELDS)
+_PACKED_INDEX = {name: index for index, name in enumerate(PACKED_FIELDS)}
+# The listing whose packed fields this process read last, and their values.
+_last_unpacked = [None, ()]
 
 
 def cached_listing(core, category, city, packed):

@@ -20,8 +20,8 @@ from dalil.core.settings import BUILD_MEMORY_KEY, language_path
 from .incremental import CACHE_NAME
 from .reader import LeanMarkdownReader
 from .sources import (SourceCache, file_stamp, file_stamps, is_listing, listing_record,
-                      record_name, record_sort_key, term_record, translation_lang,
-                      translation_record, with_sort_key, with_texts_spilled)
+                      record_name, record_sort_key, storable, term_record, translation_lang,
+                      translation_record, with_sort_key)
 from .spill import TextSpill
 
 
@@ -107,8 +107,8 @@ class Reading:
         pool, cache = Pool(self, self.workers), self.source_cache
         # Made before the workers fork, which put the listings' HTML there (see spill);
         # a build kept in memory keeps it in its records instead.
-        if cache.spill is None and BUILD_MEMORY_KEY not in self.settings:
-            cache.spill = self.own_spill = TextSpill()
+        if cache.texts.spill is None and BUILD_MEMORY_KEY not in self.settings:
+            cache.texts.spill = self.own_spill = TextSpill()
         stamped = cache.may_hold_records()
         if stamped and cache.to_load:
             output_files(self.context).start_checking_ahead()  # before the workers fork
@@ -150,7 +150,9 @@ class Reading:
                     errors.add(self._display_path(os.path.join(self.path, relpath)),
                                "cannot be read: %s", outcome)
                     continue
-                stamp, record = outcome
+                stamp, record, spilled = outcome
+                if spilled is not None:
+                    self.cached_texts.spilled[relpath] = spilled
                 name = record_name(record)
                 if name is not None:
                     record = with_sort_key(record, self.collation_key(name))
@@ -165,8 +167,12 @@ class Reading:
         in a worker: a file the cache has never seen is stamped there, not by the parent
         on one core, 100,000 stats in a cold build)."""
         stamp, record = file_stamp(os.path.join(self.path, relpath)), self.read_record(kind, relpath)
-        spill = self.source_cache.spill
-        return stamp, with_texts_spilled(record, spill) if spill and is_listing(record) else record
+        spill = self.cached_texts.spill
+        if spill is None or not is_listing(record):
+            return stamp, record, None
+        # As the cache keeps it, packed (see model.cached_listing), its HTML in the spill.
+        record, texts = storable(record)
+        return stamp, record, spill.put(texts)
 
     def read_record(self, kind, relpath):
         """The record of one source file (runs in a worker); see ``sources``."""

@@ -146,23 +146,27 @@ class Rendering:
         """Give the listings of ``jobs`` their HTML, kept apart in the source cache; if it
         is gone from there (a cache emptied during the build), their files are read again.
         HTML in the build's spill is read by each page's worker instead (``render_page``)."""
+        spilled = self.cached_texts.spilled
         for job in jobs:
             if job[0] != "listing":
                 continue
             listing = self.page_listings[job[1]]
             record = self.unloaded_texts.get(listing)
-            if record is None or record.__class__ is SpilledTexts:
+            if record is None or self._relpath(record) in spilled:
                 continue
             del self.unloaded_texts[listing]
-            relpath = record[WHERE][len(self.content_folder) + 1:].replace("/", os.sep)
-            record_digest = record[DIGEST]
-            texts = self.cached_texts.get(relpath, record_digest)
-            if texts is None:
-                read_again = self.read_record("listing", relpath)
-                texts = listing_texts(read_again) if is_listing(read_again) else ("", "")
-            self._give_texts(listing, texts)
+            self._give_texts(listing, record)
 
-    def _give_texts(self, listing, texts):
+    def _relpath(self, record):
+        return record[WHERE][len(self.content_folder) + 1:].replace("/", os.sep)
+
+    def _give_texts(self, listing, record):
+        """Give ``listing`` the HTML of its ``record``."""
+        relpath = self._relpath(record)
+        texts = self.cached_texts.get(relpath, record[DIGEST])
+        if texts is None:
+            read_again = self.read_record("listing", relpath)
+            texts = listing_texts(read_again) if is_listing(read_again) else ("", "")
         listing.summary, listing.content = texts
         if listing in self.translations:
             translate(listing, self.translations[listing])
@@ -195,8 +199,8 @@ class Rendering:
         if kind == "listing":
             listing = self.page_listings[ref]
             spilled = self.unloaded_texts.get(listing)
-            if spilled is not None:  # its HTML, for this page only (see spill)
-                self._give_texts(listing, self.source_cache.spill.get(spilled))
+            if spilled is not None:  # its HTML in the spill, for this page only
+                self._give_texts(listing, spilled)
             template = self.get_template("directory/listing")
             # Its description and its JSON-LD's: made once (7 µs a page each time).
             summary_text = plain_text(listing.summary)
@@ -208,8 +212,8 @@ class Rendering:
                                                 summary_text, self.local_name_field)}
             if self.cards is not None and listing.status == "published":
                 card = str(self._card_macro()(listing, self.context.get("SITEURL"), 2))
-                if self.source_cache.spill is not None:  # where it is, not the card
-                    card = self.source_cache.spill.put(card)
+                if self.cached_texts.spill is not None:  # where it is, not the card
+                    card = self.cached_texts.spill.put(card)
         else:
             term_kind, index, number = ref
             template = self.get_template("directory/term")
@@ -231,7 +235,7 @@ class Rendering:
         return len(data), changed, card
 
     def _card_text(self, card):
-        return self.source_cache.spill.get(card) if card.__class__ is SpilledTexts else card
+        return self.cached_texts.spill.get(card) if card.__class__ is SpilledTexts else card
 
     def _card_macro(self):
         """``listing_card`` of _macros.html, as term.html imports it (without context)."""

@@ -42,7 +42,6 @@ from dalil.core.text import clean_html, plain_text
 from . import validate
 from .hours import parse_hours
 from .model import CORE_FIELDS, LISTING_FIELDS, PACKED_FIELDS
-from .spill import SpilledTexts
 
 # A rebuild writes again the shards holding the files it read: 1,600 records at 100,000
 # listings, a sixty-fourth of them.
@@ -51,7 +50,7 @@ SHARDS = 64
 # fields, its name's collation key (None until the main process gives it one), the
 # values of its ``Listing``'s fields and None. The values are in their order, but for the
 # slugs of its category and city in place of the terms and its dates as ISO 8601 text
-# (marshal stores no datetime). From the cache (``_storable``), the values are those of
+# (marshal stores no datetime). From the cache (``storable``), the values are those of
 # its ``CORE_FIELDS``, and the last item the ``marshal`` data of its ``PACKED_FIELDS``
 # (see ``model.cached_listing``); its HTML is kept apart.
 LISTING_RECORD = WHERE, REMOVED, DIGEST, SORT_KEY, VALUES, PACKED = range(6)
@@ -256,27 +255,12 @@ def with_sort_key(record, sort_key):
     return {**record, "sort_key": sort_key}
 
 
-def listing_texts(record, spill=None):
-    """``(summary, content)`` of a listing's record, None when kept apart in the cache;
-    read back from ``spill`` when its worker put them there (``with_texts_spilled``)."""
+def listing_texts(record):
+    """``(summary, content)`` of a listing's record, None when kept apart in the cache."""
     if record[PACKED] is not None:
         return None
     values = record[VALUES]
-    texts = values[_SUMMARY], values[_CONTENT]
-    return spill.get(texts[0]) if texts[0].__class__ is SpilledTexts else texts
-
-
-def with_texts_spilled(record, spill):
-    """A listing's ``record`` with its HTML put in ``spill``: where it is stands for both."""
-    values = list(record[VALUES])
-    values[_SUMMARY] = values[_CONTENT] = spill.put((values[_SUMMARY], values[_CONTENT]))
-    return (*record[:VALUES], tuple(values), *record[VALUES + 1:])
-
-
-def spilled_texts(record):
-    """Where ``with_texts_spilled`` put a listing record's HTML, else None."""
-    where = record[VALUES][_SUMMARY] if record[PACKED] is None else None
-    return where if where.__class__ is SpilledTexts else None
+    return values[_SUMMARY], values[_CONTENT]
 
 
 def fields_digest(fields):
@@ -330,7 +314,7 @@ def in_folder(record, folder):
     return (*record[:VALUES], tuple(values), *record[VALUES + 1:])
 
 
-def _storable(record, spill):
+def storable(record):
     """``(record, texts)``: ``record`` as the cache keeps it (its core values, the others
     packed; see ``LISTING_RECORD``) and its HTML, ``(summary, content)``, None when it has
     none (a term's), or holds none (loaded from the cache)."""
@@ -338,17 +322,20 @@ def _storable(record, spill):
         return record, None
     values = record[VALUES]
     return ((*record[:VALUES], _CORE_VALUES(values), marshal.dumps(_PACKED_VALUES(values))),
-            listing_texts(record, spill))
+            (values[_SUMMARY], values[_CONTENT]))
 
 
 class CachedTexts:
     """The HTML of listings whose records came from the cache, loaded shard by shard on
-    first use. A shard's texts map its relpaths to ``(record digest, summary, content)``."""
+    first use, or read in this run and put in its ``spill`` (see ``spill``). A shard's
+    texts map its relpaths to ``(record digest, summary, content)``."""
 
     def __init__(self, folder, salt):
         self.folder = folder
         self.salt = salt
         self.shards = {}
+        self.spill = None  # this run's, made by the build that reads the files
+        self.spilled = {}  # relpath -> where in ``spill`` its HTML is
 
     def path(self, number):
         return os.path.join(self.folder, f"{number:02d}.texts.marshal")
@@ -367,6 +354,9 @@ class CachedTexts:
     def get(self, relpath, digest):
         """``(summary, content)`` of the record of ``relpath`` whose digest is ``digest``,
         else None."""
+        where = self.spilled.get(relpath)
+        if where is not None:  # read in this run: its digest is the record's
+            return self.spill.get(where)
         known = self.shard(shard_of(relpath)).get(relpath)
         return (known[1], known[2]) if known is not None and known[0] == digest else None
 
@@ -396,9 +386,6 @@ class SourceCache:
         self.changed = set()  # numbers of the shards to save
         self.start_build()
         self.to_load = self.enabled and bool(settings.get("LOAD_CONTENT_CACHE"))
-        # Where the HTML of the records read in this run is (``spill.TextSpill``), if not
-        # in them.
-        self.spill = None
 
     def may_hold_records(self):
         """False when ``get`` is sure to find nothing (files then need no stamps)."""
@@ -456,7 +443,7 @@ class SourceCache:
         """Take the records ``other`` (the first language's build's cache) made in this
         run, their pages below ``folder`` (this build's language folder): the files are
         not read again."""
-        self.spill = other.spill
+        self.texts.spill, self.texts.spilled = other.texts.spill, other.texts.spilled
         for number, entries in enumerate(other.shards):
             own = self.shards[number]
             for relpath, (stamp, record) in entries.items():
@@ -481,7 +468,7 @@ class SourceCache:
         for number in sorted(self.changed):
             entries, texts = {}, {}
             for relpath, (stamp, record) in self.shards[number].items():
-                stored, text = _storable(record, self.spill)
+                stored, text = storable(record)
                 if text is None and is_listing(record):
                     text = self.texts.get(relpath, record[DIGEST])
                     if text is None:  # its HTML is gone: the next build reads the file again

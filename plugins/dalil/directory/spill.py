@@ -3,8 +3,9 @@
 A listing's summary and description are two thirds of its record, and only its own page
 (and the source cache, when saved) reads them. The workers that read the listings'
 files append each listing's HTML to a file of their own in a temporary folder and send
-the build's process only where it is (``SpilledTexts``); the page's worker reads it back
-for the page and lets it go. The card of a listing that its page's worker makes for its
+the build's process only where it is (``SpilledTexts``), with the listing's record packed
+as the source cache keeps it (see ``model.cached_listing``); the page's worker reads the
+HTML back for the page and lets it go. The card of a listing that its page's worker makes for its
 category's and city's pages goes there too. At a million listings that keeps gigabytes
 out of the build and out of every process forked from it.
 
@@ -22,10 +23,24 @@ import tempfile
 import weakref
 
 
-class SpilledTexts(tuple):
-    """Where a value put in the spill is: ``(file name, offset, length)``."""
+class SpilledTexts(int):
+    """Where a value put in the spill is: its file's process, its offset and its length
+    in one number (a tuple of three and a file name took five times the memory, for each
+    of a million listings)."""
 
     __slots__ = ()
+
+    @classmethod
+    def of(cls, pid, offset, length):
+        return cls((pid << _PID_SHIFT) | (offset << _OFFSET_SHIFT) | length)
+
+    def parts(self):
+        return (self >> _PID_SHIFT, (self >> _OFFSET_SHIFT) & _OFFSET_MASK,
+                self & _LENGTH_MASK)
+
+
+_OFFSET_SHIFT, _PID_SHIFT = 32, 80  # lengths below 4 GiB, offsets below 256 TiB
+_LENGTH_MASK, _OFFSET_MASK = (1 << 32) - 1, (1 << 48) - 1
 
 
 class TextSpill:
@@ -36,27 +51,29 @@ class TextSpill:
         # Also when the build fails: removed as its process exits, never by a forked one.
         self._removal = weakref.finalize(self, _remove_folder, self.folder, os.getpid())
         self._writer = None  # (pid, file) of this process's own file
-        self._readers = {}  # file name -> descriptor, in the process that reads
+        self._readers = {}  # pid -> descriptor of its file, in the process that reads
 
     def put(self, value):
         """Append ``value`` (``marshal`` data) to this process's file: where it now is."""
         pid = os.getpid()
         if self._writer is None or self._writer[0] != pid:  # a worker forked since
-            name = f"{pid}.marshal"
-            self._writer = (pid, open(os.path.join(self.folder, name), "ab"), name)
-        _, file, name = self._writer
+            self._writer = (pid, open(self._path(pid), "ab"))
+        file = self._writer[1]
         data = marshal.dumps(value)
         offset = file.tell()
         file.write(data)
         file.flush()  # read by other processes, perhaps before this one ends
-        return SpilledTexts((name, offset, len(data)))
+        return SpilledTexts.of(pid, offset, len(data))
+
+    def _path(self, pid):
+        return os.path.join(self.folder, f"{pid}.marshal")
 
     def get(self, where):
         """The value put at ``where``."""
-        name, offset, length = where
-        descriptor = self._readers.get(name)
+        pid, offset, length = where.parts()
+        descriptor = self._readers.get(pid)
         if descriptor is None:
-            descriptor = self._readers[name] = os.open(os.path.join(self.folder, name), os.O_RDONLY)
+            descriptor = self._readers[pid] = os.open(self._path(pid), os.O_RDONLY)
         return marshal.loads(os.pread(descriptor, length, offset))
 
     def remove(self):
