@@ -1055,10 +1055,12 @@ def test_source_records_come_back_from_the_cache_as_they_went_in(tmp_path):
     assert cache.get_all(["a.md"], [file_stamp(str(source))])[0] is None
 
 
-def test_a_listing_from_the_cache_sets_its_packed_fields_when_one_is_first_read():
-    """A cached listing is made with its core fields; the others come from its packed
-    data the first time one is read, equal to those of the listing made whole, and no
-    other attribute (such as the ``__html__`` markupsafe looks for) unpacks them."""
+def test_a_packed_listing_unpacks_its_fields_for_the_listing_read_last_and_keeps_none():
+    """A listing made from its packed record (from the cache, or read in a cold build) is
+    made with its core fields; the others are unpacked when read, equal to those of the
+    listing made whole, and set on no listing: a process that reads every listing (a
+    forked writer) keeps no copy of their fields. No other attribute (such as the
+    ``__html__`` markupsafe looks for) unpacks them."""
     values = {name: f"{name} نص" for name in LISTING_FIELDS}
     values.update(latitude=33.5, longitude=-7.25, opening_ranges=((0, 480, 1020),),
                   date="2026-01-02T10:30:00+00:00", modified=None,
@@ -1067,17 +1069,22 @@ def test_a_listing_from_the_cache_sets_its_packed_fields_when_one_is_first_read(
     category, city = object(), object()
     values.update(category=category, city=city, date=dt.datetime.fromisoformat(values["date"]))
     whole = Listing(*(values[name] for name in LISTING_FIELDS))
-    listing = cached_listing(stored, category, city,
-                             marshal.dumps(tuple(values[name] for name in PACKED_FIELDS)))
-    assert listing.packed is not None
+    packed = tuple(values[name] for name in PACKED_FIELDS)
+    listing = cached_listing(stored, category, city, marshal.dumps(packed))
+    other = cached_listing(stored, category, city, marshal.dumps(
+        tuple(value + " آخر" if isinstance(value, str) else value for value in packed)))
     assert [getattr(listing, name) for name in CORE_FIELDS] == [
         getattr(whole, name) for name in CORE_FIELDS]
     assert not hasattr(listing, "__html__") and not hasattr(listing, "missing")
-    assert listing.packed is not None  # still packed
-    assert listing.geo_uri == "geo:33.5,-7.25"  # reads latitude: every packed field is set
-    assert listing.packed is None
+    assert listing.geo_uri == "geo:33.5,-7.25"
+    assert other.street == "street نص آخر"  # the other's, not the one read before
     assert {name: getattr(listing, name) for name in PACKED_FIELDS} == {
         name: getattr(whole, name) for name in PACKED_FIELDS}
+    for name in PACKED_FIELDS:  # set on neither: only unpacked
+        for item in (listing, other):
+            with pytest.raises(AttributeError):
+                object.__getattribute__(item, name)
+    assert listing.packed is not None and other.packed is not None
     assert listing.summary is TEXT_NOT_LOADED and listing.content is TEXT_NOT_LOADED
 
 
