@@ -394,3 +394,18 @@ def test_all_tokens_are_the_tokens_of_each_text_in_turn(texts):
     from dalil.search.chunked import all_tokens, tokens_of
 
     assert all_tokens(texts) == [token for text in texts for token in tokens_of(text)]
+
+
+def test_an_edit_that_keeps_the_vocabulary_changes_only_the_parts_of_that_entry(published,
+                                                                                  tmp_path):
+    # A new phone: the same tokens and terms, so the same numbers; only the phones' part.
+    files = fixture_files()
+    files.update(sb.listing("hostile", HOSTILE_NAME, Name_en="  Two  spaces  ",
+                            Street="- ، -", city="rabat", Phone="0600 112233"))
+    result = sb.build_site(tmp_path, files, DALIL_SEARCH_PART_SIZE=PART_SIZE)
+    assert result.returncode == 0, result.log
+    head = json.loads(result.read(HEAD))
+    assert head == published[1] | {"phone_part": head["phone_part"], "parts": head["parts"]}
+    changed = {name for name in head["parts"] if name not in published[2]
+               or json.loads(result.read(part_path(name))) != published[2][name]}
+    assert changed == {"phones"}
