@@ -163,7 +163,7 @@ def test_they_decode_to_the_search_index(published):
     assert "ب" * 150 in hostile["n"] and "\u200f" in hostile["n"] and "=HYPERLINK" in hostile["n"]
 
 
-def test_each_token_s_part_holds_every_entry_outside_the_head_with_that_token(published):
+def test_each_token_s_part_holds_every_entry_outside_the_head_it_may_match(published):
     index, head, parts, _ = published
     names, tokens = head["parts"], head["tokens"]
     held = {name: {position for position in read_block(head, part)}
@@ -177,9 +177,19 @@ def test_each_token_s_part_holds_every_entry_outside_the_head_with_that_token(pu
         for field in ("n", "n_en", "n_fr", "a"):
             for token in entry.get(field, "").split(" ") if entry.get(field) else []:
                 assert position in held[names[token_part[tokens.index(token)] - 1]], token
-    # A token only the categories and cities have is in no part.
-    only_terms = [number for number, token in enumerate(tokens) if token == "مطاعم"]
-    assert [token_part[number] for number in only_terms] == [0]
+    # The words of a category's names and keywords, and of a city's names: their parts
+    # hold its listings too (a query finds them through it).
+    for position in terms:
+        term = index[position]
+        key = "cs" if term["t"] == "category" else "ls"
+        listings = {number for number, entry in enumerate(index) if entry.get(key) == term["s"]}
+        words = [term.get(field, "") for field in ("n", "n_en", "n_fr")] + term.get("k", [])
+        for token in (token for text in words if text for token in text.split(" ")):
+            part = token_part[tokens.index(token)]
+            assert listings <= (held[names[part - 1]] if part else set()), token
+    assert token_part[tokens.index("مطاعم")] and "مطاعم" not in json.dumps(
+        [entry for position, entry in enumerate(index) if position not in terms],
+        ensure_ascii=False).replace('"c": "مطاعم"', "")
 
 
 def test_each_category_s_and_city_s_part_holds_its_listings(published):

@@ -5,7 +5,9 @@ of the entries only those that may match it. The head holds the raw tokens of ev
 text, the broken plurals, the categories and cities in full, and which part holds the
 entries of each token and of each category and city; a part holds entries, whole
 (their texts, category, city, slug, image). The page loads the head, then the parts of
-the tokens its query's words match: of the thousands of parts of a large site, a few.
+the tokens its query's words match: of the thousands of parts of a large site, a few. A
+listing is also in the parts of its category's and city's words (names, keywords), so
+that those parts hold every listing a query may find through them.
 
 Normalisation and stemming stay in one place, the browser (``search-core.js``): the
 build only splits each text on the ASCII space, a lossless step (``" ".join(tokens)``
@@ -127,6 +129,12 @@ class ChunkedIndex:
         self.records, self.postings = [], [array("i") for _ in self.tokens]
         self.members = {slot: array("i") for slot in range(len(self.terms))}
         self.phones = array("i")
+        # A listing matches the words of its category's names and keywords and of its
+        # city's names too: it is in their tokens' parts, so that a query's tokens' parts
+        # hold every listing of the categories and cities it matches.
+        term_tokens = [frozenset(token_id[token] for text in _texts(entries[number])[:3]
+                                 + list(entries[number].get("k", ())) for token in tokens_of(text))
+                       for number in self.terms]
         for number, entry in enumerate(entries):
             lengths, ids = [], []
             for field in TEXT_FIELDS:
@@ -140,7 +148,10 @@ class ChunkedIndex:
                  int(self._img_follows(entry))]))
             if entry["t"] in TERM_TYPES:
                 continue
-            for token in set(ids):
+            held = set(ids)
+            for slot in {category, city} - {0}:
+                held |= term_tokens[slot - 1]
+            for token in held:
                 self.postings[token].append(number)
             for slot in {category, city} - {0}:
                 self.members[slot - 1].append(number)

@@ -186,8 +186,10 @@ def head_schema(siteurl, save_as):
                                      "this file"},
             "token_part": {**numbers, "description": "numbers: per token, 1 + the position "
                                                      "in parts of the part that holds every "
-                                                     "entry outside terms with that token "
-                                                     "(0: none)"},
+                                                     "entry outside terms with that token, "
+                                                     "and every listing whose category's or "
+                                                     "city's names or keywords have it (0: "
+                                                     "none)"},
             "terms": _block(count, "the category and location entries, in index order"),
             "term_part": {**numbers, "description": "numbers: per entry of terms, 1 + the "
                                                     "position in parts of the part that "

@@ -1256,8 +1256,10 @@
     }
 
     /* What may hold a query's matches: the tokens its pivot word (or, ``allWords``,
-       any word) matches (a flag per token, or null), the categories and cities it
-       matches or the filter lists (their entries), and whether it may be a phone. */
+       any word) matches (a flag per token, or null; their parts hold the listings of the
+       categories and cities those tokens name too), the categories and cities the
+       filters list when there is no query (their entries), and whether it may be a
+       phone. */
     function needs(rawQuery, filters, allWords) {
       var query = normalize(rawQuery), need = { tokens: null, terms: [], phone: false };
       var category = termIndex("category", filters && filters.category);
@@ -1272,7 +1274,6 @@
       var q = compiledQuery(query), tokens = new Uint8Array(index.tokenCount);
       (allWords ? q.words : [pivotOf(q)]).forEach(function (word) {
         for (var t = 0; t < index.tokenCount; t++) if (word.flags[t]) tokens[t] = 1;
-        if (!q.single) word.term.forEach(function (flag, term) { if (flag) need.terms.push(term); });
       });
       need.tokens = tokens;
       need.phone = phoneQuery(rawQuery) !== null;
