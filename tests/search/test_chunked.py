@@ -419,3 +419,17 @@ def test_an_edit_that_keeps_the_vocabulary_changes_only_the_parts_of_that_entry(
     changed = {name for name in head["parts"] if name not in published[2]
                or json.loads(result.read(part_path(name))) != published[2][name]}
     assert changed == {"phones"}
+
+
+def test_the_spellings_a_query_finds_together_share_a_part():
+    # Case, accents, the article and a broken plural apart: one key, one part, whatever
+    # the part's size (each token here is held by one entry).
+    names = ["Restaurant", "restaurant", "مطعم", "المطعم", "مطاعم", "Café", "cafe", "زيتونة"]
+    entries = [{"t": "page", "s": f"p{number}", "n": name, "url": f"/p{number}/"}
+               for number, name in enumerate(names)]
+    head, _ = chunked(entries, part_size=1)
+    part = dict(zip(head["tokens"], numbers(head["token_part"])))
+    assert part["Restaurant"] == part["restaurant"] != part["مطعم"]
+    assert part["مطعم"] == part["المطعم"] == part["مطاعم"]
+    assert part["Café"] == part["cafe"]
+    assert len(set(part.values())) == 4

@@ -12,9 +12,13 @@ that those parts hold every listing a query may find through them.
 Normalisation and stemming stay in one place, the browser (``search-core.js``): the
 build only splits each text on the ASCII space, a lossless step (``" ".join(tokens)``
 gives the text back), and stores every text as numbers into the head's tokens, the most
-frequent first. Tokens are grouped into parts in code-point order, so that words with a
-common start share parts; a part closes at a point set by its tokens (a hash), so that
-an edit moves the parts it touches only, and part files are named by their first token.
+frequent first. Tokens are grouped into parts by a rough key (``grouping_key``: case,
+accents, the article and broken plurals left out) in code-point order, so that the
+spellings a query finds together, and words with a common start, share parts; a part
+closes between keys at a point set by them (a hash), so that an edit moves the parts it
+touches only, and part files are named by their first token. The key only groups: which
+part holds a token is in the head, and the page asks for the parts of every token its
+query matches.
 
 The integer columns are strings of base-32 digits (``encode_numbers``): the browser
 decodes them with one loop into a typed array. Entries are numbered in the order of
@@ -24,12 +28,13 @@ it. Coordinates are left out: the search does not use them.
 
 import hashlib
 import json
+import unicodedata
 import zlib
 from array import array
 from collections import Counter
 
 from .index import TYPES
-from .plurals import plural_pairs
+from .plurals import normalise, plural_pairs
 
 HEAD_FORMAT = "dalil-search-head/1"
 PART_FORMAT = "dalil-search-part/1"
@@ -104,6 +109,16 @@ def part_name(first_token):
     return "t-" + hashlib.blake2b(first_token.encode("utf-8"), digest_size=6).hexdigest()
 
 
+def grouping_key(token, singulars):
+    """A token as it is grouped into parts: casefolded, without accents, tashkeel or the
+    article, a broken plural as its singular (``singulars``: {plural: singular})."""
+    word = "".join(character for character in normalise(token).casefold()
+                   if not unicodedata.combining(character))
+    if word.startswith("\u0627\u0644") and len(word) >= 5:
+        word = word[2:]
+    return singulars.get(word, word)
+
+
 def _texts(entry):
     return [entry.get(field, "") for field in TEXT_FIELDS] + list(entry.get("k", ()))
 
@@ -159,6 +174,7 @@ class ChunkedIndex:
                 self.phones.append(number)
         self.token_id = token_id
         self.part_size = part_size
+        self.plurals = plural_pairs(self.tokens)
         # What a part's numbers mean: a part of another build is refused by the page.
         self.version = hashlib.blake2b(json.dumps(
             [len(entries), self.terms, self.tokens], ensure_ascii=False).encode("utf-8"),
@@ -171,16 +187,19 @@ class ChunkedIndex:
         return bool(img) and img == pattern.replace(SLUG_FIELD, entry["s"])
 
     def _token_groups(self):
-        """The tokens held by entries outside the head, in code-point order, cut into
-        groups of about ``part_size`` entry numbers: [(name, token numbers)]."""
+        """The tokens held by entries outside the head, by grouping key, cut into groups
+        of about ``part_size`` entry numbers: [(name, token numbers)]."""
+        singulars = {plural: singular for plural, singular in self.plurals}
+        keyed = sorted((grouping_key(token, singulars), token) for token in self.tokens
+                       if self.postings[self.token_id[token]])
         groups, current, size = [], [], 0
-        for token in sorted(self.tokens):
+        for at, (key, token) in enumerate(keyed):
             number = self.token_id[token]
-            if not self.postings[number]:
-                continue
             current.append(number)
             size += len(self.postings[number])
-            hashed = zlib.crc32(token.encode("utf-8")) & CUT_MASK == 0
+            if at + 1 < len(keyed) and keyed[at + 1][0] == key:
+                continue  # a key's tokens share a part
+            hashed = zlib.crc32(key.encode("utf-8")) & CUT_MASK == 0
             if size >= self.part_size or (hashed and size * 2 >= self.part_size):
                 groups.append((part_name(self.tokens[current[0]]), current))
                 current, size = [], 0
@@ -242,7 +261,7 @@ class ChunkedIndex:
             "text_fields": list(TEXT_FIELDS),
             "count": len(self.entries),
             "tokens": self.tokens,
-            "plurals": plural_pairs(self.tokens),
+            "plurals": self.plurals,
             "parts": names,
             "token_part": encode_numbers(token_part),
             "terms": self.block(self.terms, with_keywords=True),
