@@ -21,6 +21,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -372,10 +373,19 @@ def index_with_pagefind(output, entries, count, args, report):
     started = time.perf_counter()
     write_directory_pages(output, entries)
     written = time.perf_counter() - started
+    # In a session of its own: on a timeout its whole group ends (the npm wrapper runs
+    # Pagefind's binary as a child, which would outlive it).
+    process = subprocess.Popen([str(PAGEFIND), "--site", str(output), "--glob",
+                                "directory/**/*.html"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True)
     try:
-        subprocess.run([str(PAGEFIND), "--site", str(output), "--glob", "directory/**/*.html"],
-                       check=True, capture_output=True, timeout=args.peer_timeout)
+        stdout, stderr = process.communicate(timeout=args.peer_timeout)
+        if process.returncode:
+            raise subprocess.CalledProcessError(process.returncode, process.args, stdout, stderr)
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as error:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            error.stdout, error.stderr = process.communicate()
         said = (error.stderr or b"").decode("utf-8", "replace")[-2000:] + (
             (error.stdout or b"").decode("utf-8", "replace")[-2000:])
         failure = (f"Pagefind failed on {count:,} listing pages ({written:.0f} s to write them, "
