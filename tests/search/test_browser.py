@@ -374,6 +374,12 @@ def test_index_that_fails_to_load_is_reported(open_page):
     assert page.locator("#search-results li").count() == 0
 
 
+def test_a_worker_that_fails_to_load_is_reported(open_page):
+    page = open_page("/search/?q=" + quote("مطعم"), block={"/theme/js/search-worker.js"})
+    expect(page.locator("#live-search")).to_have_attribute("data-ready", "error")
+    expect(page.locator("#search-status")).to_contain_text("تعذّر تحميل فهرس البحث")
+
+
 def test_keyboard_moves_between_box_and_results(open_page):
     page = search(ready_search_page(open_page), "مق")
     assert len(result_slugs(page)) >= 2

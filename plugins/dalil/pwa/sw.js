@@ -11,7 +11,8 @@ const DATA = new Set(BUILD.data.map((path) => new URL(path, SCOPE).pathname));
 // A data path ending in "/" stands for the files below it (the search index's parts).
 const DATA_FOLDERS = [...DATA].filter((path) => path.endsWith('/'));
 const NEVER = new Set(BUILD.neverCache.map((path) => new URL(path, SCOPE).pathname));
-const STATIC_DESTINATIONS = new Set(['style', 'script', 'image', 'font']);
+// 'worker': the search page's worker script, a theme file too.
+const STATIC_DESTINATIONS = new Set(['style', 'script', 'worker', 'image', 'font']);
 
 function withoutQuery(url) {
   const clean = new URL(url);

@@ -155,6 +155,12 @@
     history.replaceState(null, "", location.pathname + (search ? "?" + search : ""));
   }
 
+  function indexFailed() {
+    failed = true;
+    root.dataset.ready = "error";
+    setStatus(dalilText("The search index could not be loaded. Check your internet connection and reload the page, or browse the directory by category and city."), "error");
+  }
+
   worker.onmessage = function (event) {
     var message = event.data;
     if (message.type === "index") {
@@ -162,10 +168,13 @@
       root.dataset.ready = String(search.size);
       ask();
     } else if (message.type === "error") {
-      failed = true;
-      root.dataset.ready = "error";
-      setStatus(dalilText("The search index could not be loaded. Check your internet connection and reload the page, or browse the directory by category and city."), "error");
+      indexFailed();
     }
+  };
+  // The worker's own script could not load (offline, never cached): said, not a blank.
+  worker.onerror = function (event) {
+    event.preventDefault();
+    if (!search) indexFailed();
   };
 
   var params = new URLSearchParams(location.search);
