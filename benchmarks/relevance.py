@@ -25,7 +25,7 @@ DALIL = """async ([queries]) => {
   for (const q of queries) {
     let result = search.answer(q, 10);
     while (result.missing) {
-      await search.load(result.missing);
+      await search.load(result);
       result = search.answer(q, 10);
     }
     out.push(result.items.map(e => e.url));

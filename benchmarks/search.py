@@ -275,7 +275,7 @@ FULL_SCAN = """async ([url, queries, rounds]) => {
     const search = DalilSearch.openIndex(index, undefined, name => folder + name + '.json');
     let result = search.answer(q, 20);
     while (result.missing) {
-      await search.load(result.missing);
+      await search.load(result);
       result = search.answer(q, 20);
     }
     const times = [];

@@ -577,44 +577,58 @@
              vocabulary: prepareVocabulary(data.tokens, data.plurals) };
   }
 
-  /* A part of the index in parts: one fetch per URL and page at a time. */
+  var partLoads = {};
+
+  /* A part of the index in parts: one fetch per URL at a time (the pool keeps what it
+     holds, not this). */
   function loadPart(url) {
-    if (!loads[url]) {
-      loads[url] = fetch(url, { credentials: "same-origin" }).then(function (response) {
+    if (!partLoads[url]) {
+      partLoads[url] = fetch(url, { credentials: "same-origin" }).then(function (response) {
         if (!response.ok) throw new Error("search index part: HTTP " + response.status);
         return response.json();
       }).then(function (part) {
         if (!part || part.format !== PART_FORMAT) throw new Error("search index part: not a part");
         return part;
       });
-      loads[url].catch(function () { delete loads[url]; });
+      partLoads[url].then(forget, forget);
     }
-    return loads[url];
+    return partLoads[url];
+    function forget() { delete partLoads[url]; }
   }
 
+  // Entries a page keeps loaded: about 300 bytes each once prepared. Past it, the pool
+  // starts again from the head with the parts of the query asked (which it may exceed).
+  var POOL_LIMIT = 200000;
+
   /* The search over a prepared index (prepareIndex): answer(query, limit, filters)
-     gives the results (as createSearcher's search), or { missing: [part numbers] } when
-     the parts that may hold its matches are not loaded yet; load(missing) loads them.
+     gives the results (as createSearcher's search), or { needed, missing } (part
+     numbers) when the parts that may hold its matches are not loaded yet; load(that)
+     loads them.
      The index in parts loads into a pool the head's categories and cities, then the
      parts each query needs (``partUrl(name)``): the same searcher code ranks what is
-     loaded, which holds every entry that may match. */
-  function openIndex(data, nameLang, partUrl) {
+     loaded, which holds every entry that may match. ``poolLimit``: POOL_LIMIT. */
+  function openIndex(data, nameLang, partUrl, poolLimit) {
     var index = prepareIndex(data);
     if (!index.head) {
       var whole = createSearcher(index, nameLang);
       return { size: whole.size, answer: whole.search, searcher: whole,
                load: function () { return Promise.resolve(); } };
     }
-    var pool = createPool(index.count), loaded = new Uint8Array(index.parts.length);
-    pool.add(index.terms);
+    var pool = null, loaded = null;
+    function emptyPool() {
+      pool = createPool(index.count);
+      loaded = new Uint8Array(index.parts.length);
+      pool.add(index.terms);
+    }
+    emptyPool();
     var searcher = null;
     function refresh() {
       searcher = createSearcher(prepareEntries(index.vocabulary, pool.columns(index)), nameLang);
     }
     refresh();
 
-    /* The parts not loaded yet of what the query needs (searcher.needs). */
-    function missingOf(need) {
+    /* The parts of what the query needs (searcher.needs), in order. */
+    function partsOf(need) {
       var parts = new Set(), t;
       if (need.tokens) {
         for (t = 0; t < need.tokens.length; t++) {
@@ -623,37 +637,62 @@
       }
       need.terms.forEach(function (term) { if (index.termPart[term]) parts.add(index.termPart[term] - 1); });
       if (need.phone && index.phonePart) parts.add(index.phonePart - 1);
-      return Array.from(parts).filter(function (part) { return !loaded[part]; })
-        .sort(function (a, b) { return a - b; });
+      return Array.from(parts).sort(function (a, b) { return a - b; });
+    }
+
+    /* { needed, missing }: the parts a need names, and those not loaded yet; or null
+       when every one is loaded. */
+    function lacking(need) {
+      var needed = partsOf(need);
+      var missing = needed.filter(function (part) { return !loaded[part]; });
+      return missing.length ? { needed: needed, missing: missing } : null;
     }
 
     function answer(rawQuery, limit, filters) {
-      var missing = missingOf(searcher.needs(rawQuery, filters, false));
-      if (missing.length) return { missing: missing };
+      var lack = lacking(searcher.needs(rawQuery, filters, false));
+      if (lack) return lack;
       var result = searcher.search(rawQuery, limit, filters);
       // No entry holds every word: the closest matches need every word's parts.
       if (!result.total && result.query.indexOf(" ") >= 0) {
-        missing = missingOf(searcher.needs(rawQuery, filters, true));
-        if (missing.length) return { missing: missing };
+        lack = lacking(searcher.needs(rawQuery, filters, true));
+        if (lack) return lack;
       }
       return result;
     }
 
-    function load(missing) {
-      return Promise.all(missing.map(function (part) {
-        return loadPart(partUrl(index.parts[part]));
-      })).then(function (blocks) {
-        var added = false;
-        blocks.forEach(function (block) {
+    function fetchParts(parts) {
+      return Promise.all(parts.map(function (part) {
+        return loadPart(partUrl(index.parts[part])).then(function (block) {
           if (block.version !== index.version) throw new Error("search index part: of another build");
+          return [part, block];
         });
-        blocks.forEach(function (block, at) {
-          if (loaded[missing[at]]) return;
-          loaded[missing[at]] = 1;
-          pool.add(block);
-          added = true;
-        });
-        if (added) refresh();
+      }));
+    }
+
+    function add(pairs) {
+      var added = false;
+      pairs.forEach(function (pair) {
+        if (loaded[pair[0]]) return;
+        loaded[pair[0]] = 1;
+        pool.add(pair[1]);
+        added = true;
+      });
+      if (added) refresh();
+    }
+
+    /* Loads what an answer lacked ({ needed, missing }). When the pool would grow past
+       its limit it starts again from the head with every part the answer needed. */
+    function load(lack) {
+      return fetchParts(lack.missing).then(function (pairs) {
+        var size = pool.number.length;
+        pairs.forEach(function (pair) { size += pair[1].slug ? pair[1].slug.split(" ").length : 0; });
+        if (size <= (poolLimit || POOL_LIMIT)) return add(pairs);
+        var fetched = new Set(lack.missing);
+        return fetchParts(lack.needed.filter(function (part) { return !fetched.has(part); }))
+          .then(function (others) {
+            emptyPool();
+            add(pairs.concat(others));
+          });
       });
     }
 

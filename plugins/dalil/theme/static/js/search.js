@@ -56,7 +56,7 @@
       return;
     }
     setStatus(dalilText("Loading the search index…"));
-    search.load(result.missing).then(ask, function () {
+    search.load(result).then(ask, function () {
       setStatus(dalilText("The search index could not be loaded. Check your internet connection and reload the page, or browse the directory by category and city."), "error");
     });
   }
