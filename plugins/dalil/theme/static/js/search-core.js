@@ -696,8 +696,7 @@
       });
     }
 
-    return { size: index.count, answer: answer, load: load,
-             loaded: function () { return Array.prototype.slice.call(loaded); } };
+    return { size: index.count, answer: answer, load: load };
   }
 
   /* The buffers of a prepared index's typed arrays, to transfer rather than copy. */
