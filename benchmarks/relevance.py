@@ -17,12 +17,20 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 PAGEFIND = REPO / "tests" / "node_modules" / ".bin" / "pagefind"
 
-# What the search page loads: the prepared index, then its phones.
+# What the search page loads: the head of the index in parts, then each query's parts.
 DALIL = """async ([queries]) => {
-  const searcher = DalilSearch.createSearcher(
-    await DalilSearch.loadIndex('/search/prepared-index.json'));
-  searcher.setPhones((await (await fetch('/search/phones.json')).json()).phone);
-  return queries.map(q => searcher.search(q, 10).items.map(e => e.url));
+  const search = DalilSearch.openIndex(await DalilSearch.loadIndex('/search/index/head.json'),
+                                       undefined, name => '/search/index/' + name + '.json');
+  const out = [];
+  for (const q of queries) {
+    let result = search.answer(q, 10);
+    while (result.missing) {
+      await search.load(result);
+      result = search.answer(q, 10);
+    }
+    out.push(result.items.map(e => e.url));
+  }
+  return out;
 }"""
 PAGEFIND_QUERIES = """async ([queries]) => {
   const pagefind = await import('/pagefind/pagefind.js');

@@ -3,7 +3,8 @@
 For each size (default 10,000 and 100,000 listings): builds a tiny site with the real
 theme and search page, replaces its indexes by synthetic ones (realistic Arabic,
 English and French names) written by the build's own code (``/search-index.json`` and
-the prepared index, with their .br and .gz copies), and reports their sizes. Then, in
+the index in parts: its head and parts, with their .br and .gz copies), and reports
+their sizes. Then, in
 headless Chromium, opens /search/?q=… (the time to the first results after navigation,
 the page's and the worker's JS heap), types queries into it and reports, per keystroke,
 the time from the key to the rendered results (median and 95th percentile) and the
@@ -20,6 +21,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -30,7 +32,7 @@ from pathlib import Path
 
 from dalil.core.compression import PRECOMPRESSED, compressed
 from dalil.search.index import TYPES, make_entry, serialise
-from dalil.search.prepared import prepared_index, serialise_prepared
+from dalil.search.chunked import ChunkedIndex, serialise_chunk
 from dalil.core.search_settings import search_settings
 
 from tests.browser import serve
@@ -39,7 +41,7 @@ from .peer import Handler, compare, page_heap, print_rows, throttle, worker_heap
 
 REPO = Path(__file__).resolve().parents[1]
 PAGEFIND = REPO / "tests" / "node_modules" / ".bin" / "pagefind"
-PREPARED_URL = "/" + search_settings({}).prepared_save_as
+HEAD_URL = "/" + search_settings({}).chunked_save_as
 
 CATEGORIES = [  # slug, Arabic name, word in a business name (ar, en, fr)
     ("restaurants", "مطاعم", "مطعم", "Restaurant", "Restaurant"),
@@ -167,17 +169,32 @@ def build_site(workdir):
 
 
 def write_indexes(output, entries):
-    """The synthetic entries as the build writes them: the search index, the prepared
-    index (the same code as the build), and their .br and .gz copies. Returns the files'
-    bytes by path."""
+    """The synthetic entries as the build writes them: the search index, the index in
+    parts (the build's own code), and their .br and .gz copies, a file at a time.
+    Returns the sizes (``sizes``) of the index, the head, and all the parts together
+    (with how many there are)."""
     settings = search_settings({})
-    files = {settings.index_save_as: serialise(entries).encode("utf-8"),
-             settings.prepared_save_as: serialise_prepared(prepared_index(entries)).encode("utf-8")}
-    for relpath, data in files.items():
+
+    def write(relpath, data):
+        (output / relpath).parent.mkdir(parents=True, exist_ok=True)
         (output / relpath).write_bytes(data)
         for suffix in PRECOMPRESSED:
             (output / (relpath + suffix)).write_bytes(compressed(data, suffix))
-    return files
+        return sizes(data)
+
+    report = {settings.index_save_as: write(settings.index_save_as,
+                                            serialise(entries).encode("utf-8"))}
+    chunked = ChunkedIndex(entries, settings.part_size)
+    head = settings.chunked_save_as
+    report[head] = write(head, serialise_chunk(chunked.head()).encode("utf-8"))
+    folder = head.rpartition("/")[0]
+    parts = {"files": 0}
+    for name, data in chunked.parts():
+        for kind, value in write(f"{folder}/{name}.json", serialise_chunk(data).encode("utf-8")).items():
+            parts[kind] = parts.get(kind, 0) + value
+        parts["files"] += 1
+    report[f"{folder}/*.json (parts)"] = parts
+    return report
 
 
 ENTRY_PAGE = ('<!DOCTYPE html><html lang="ar" dir="rtl"><meta charset="utf-8"><title>{n}</title>'
@@ -248,13 +265,21 @@ new MutationObserver(() => {
 }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready'] });
 """
 
-# Matching alone, from a cold searcher (no narrowing from the previous keystroke).
+# Matching alone, from a cold searcher (no narrowing from the previous keystroke), the
+# query's parts loaded.
 FULL_SCAN = """async ([url, queries, rounds]) => {
-  const searcher = DalilSearch.createSearcher(await DalilSearch.loadIndex(url));
+  const index = DalilSearch.prepareIndex(await DalilSearch.loadIndex(url));
+  const folder = url.replace(/[^/]*$/, '');
   const out = {};
   for (const q of queries) {
+    const search = DalilSearch.openIndex(index, undefined, name => folder + name + '.json');
+    let result = search.answer(q, 20);
+    while (result.missing) {
+      await search.load(result);
+      result = search.answer(q, 20);
+    }
     const times = [];
-    for (let i = 0; i < rounds; i++) { searcher.search('', 20); times.push(searcher.search(q, 20).ms); }
+    for (let i = 0; i < rounds; i++) { search.answer('', 20); times.push(search.answer(q, 20).ms); }
     out[q] = times;
   }
   return out;
@@ -302,7 +327,7 @@ def run_browser(base, queries, browser, throttling=1):
     throttle(page, throttling)
     page.add_init_script(PROBE)
     page.goto(base + "/search/")
-    full_scan = page.evaluate(FULL_SCAN, [PREPARED_URL, [query for _, query in queries], 15])
+    full_scan = page.evaluate(FULL_SCAN, [HEAD_URL, [query for _, query in queries], 15])
     page.close()
     page = browser.new_page()
     throttle(page, throttling)
@@ -327,6 +352,8 @@ def main(argv=None):
                         help="comma-separated listing counts (default 10000,100000)")
     parser.add_argument("--no-peer", dest="peer", action="store_false",
                         help="leave Pagefind out")
+    parser.add_argument("--peer-timeout", type=float, default=3 * 3600,
+                        help="seconds Pagefind may take to index a size (default 3 hours)")
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -337,6 +364,41 @@ def main(argv=None):
         Path(args.json).write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n",
                                    encoding="utf-8")
     return report
+
+
+def index_with_pagefind(output, entries, count, args, report):
+    """Writes a page per directory entry and indexes them with Pagefind; True when it
+    did. A failure (or more than ``--peer-timeout`` seconds) is reported, with what
+    Pagefind said, and the size is benched without it."""
+    started = time.perf_counter()
+    write_directory_pages(output, entries)
+    written = time.perf_counter() - started
+    # In a session of its own: on a timeout its whole group ends (the npm wrapper runs
+    # Pagefind's binary as a child, which would outlive it).
+    process = subprocess.Popen([str(PAGEFIND), "--site", str(output), "--glob",
+                                "directory/**/*.html"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        stdout, stderr = process.communicate(timeout=args.peer_timeout)
+        if process.returncode:
+            raise subprocess.CalledProcessError(process.returncode, process.args, stdout, stderr)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as error:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            error.stdout, error.stderr = process.communicate()
+        said = (error.stderr or b"").decode("utf-8", "replace")[-2000:] + (
+            (error.stdout or b"").decode("utf-8", "replace")[-2000:])
+        failure = (f"Pagefind failed on {count:,} listing pages ({written:.0f} s to write them, "
+                   f"then {time.perf_counter() - started - written:.0f} s): {error}")
+        print(f"  {failure}\n  its last words: {said.strip()[-1500:]}")
+        report["peer_failure"] = {"error": failure, "output": said}
+        return False
+    files_size = sum(path.stat().st_size for path in (output / "pagefind").rglob("*")
+                     if path.is_file())
+    print(f"  Pagefind: {count:,} listing pages and the category and city pages "
+          f"written and indexed in {time.perf_counter() - started:.1f} s; its files: "
+          f"{files_size:,} bytes")
+    return True
 
 
 def bench_size(count, args):
@@ -353,21 +415,13 @@ def bench_size(count, args):
         files = write_indexes(output, entries)
         print(f"  indexes written with their .br and .gz copies in "
               f"{time.perf_counter() - started:.1f} s")
-        for relpath, data in files.items():
-            report["sizes"][relpath] = size = sizes(data)
+        for relpath, size in files.items():
+            report["sizes"][relpath] = size
             print(f"  /{relpath}: " + ", ".join(
                 f"{kind} {value:,} bytes ({value / len(entries):.1f}/entry)"
-                for kind, value in size.items()))
-        if args.peer:
-            started = time.perf_counter()
-            write_directory_pages(output, entries)
-            subprocess.run([str(PAGEFIND), "--site", str(output), "--glob",
-                            "directory/**/*.html"], check=True, capture_output=True)
-            files_size = sum(path.stat().st_size for path in (output / "pagefind").rglob("*")
-                             if path.is_file())
-            print(f"  Pagefind: {count:,} listing pages and the category and city pages "
-                  f"written and indexed in {time.perf_counter() - started:.1f} s; its files: "
-                  f"{files_size:,} bytes")
+                for kind, value in size.items() if kind != "files")
+                + (f"; {size['files']:,} files" if "files" in size else ""))
+        peer = args.peer and index_with_pagefind(output, entries, count, args, report)
         with serve(output, _Handler) as base, sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=args.chromium, headless=True,
@@ -376,7 +430,7 @@ def bench_size(count, args):
             for rate in (1, 4):
                 load, results, full_scan = run_browser(base, QUERIES, browser, rate)
                 report["runs"][rate] = print_run(rate, load, results, full_scan)
-                if args.peer:
+                if peer:
                     rows = compare(browser, base, [query for query, _ in PEER_QUERIES], rate)
                     recall = recall_at_10(entries)
                     medians = print_rows(rows, rate, recall)
@@ -428,7 +482,7 @@ def print_run(rate, load, results, full_scan):
 
     load_average = os.getloadavg()
     print(f"\nHeadless Chromium, CPU throttling {rate}x (the page and its worker), /search/ "
-          f"with the real search.js and its worker (the prepared index from a loopback "
+          f"with the real search.js and its worker (the index in parts from a loopback "
           f"server, gzip); load average {load_average[0]:.1f} on {os.cpu_count()} CPUs "
           f"(timings grow with it):")
     print(f"  /search/?q={FIRST_QUERY}: index ready in the worker at {load['ready']:.0f} ms, "

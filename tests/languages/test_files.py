@@ -22,7 +22,7 @@ from .pages import FOLDERS, target
 OPENSEARCH = "{http://a9.com/-/spec/opensearch/1.1/}"
 # Each language's own files, below its folder; every other file of it is a page.
 LANGUAGE_FILES = {"rss.xml", "feed.json", "opensearch.xml", "manifest.webmanifest"}
-DATA_FILES = ["search-index.json", "search/prepared-index.json", "search/phones.json",
+DATA_FILES = ["search-index.json", "search/index/head.json",
               "directory/export.json", "directory/export.csv", "directory/export.geojson",
               "directory/datapackage.json", "build-info.json", ".well-known/security.txt",
               "robots.txt", "sitemap-index.xml"]

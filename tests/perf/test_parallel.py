@@ -1,5 +1,6 @@
 """Parallel and serial builds write the same bytes; rebuilds leave unchanged files alone."""
 
+import json
 import os
 import re
 
@@ -145,25 +146,28 @@ def test_a_rebuild_remakes_the_vcards_deleted_or_changed_since_the_last(tmp_path
     assert os.stat(cards["atlas"]).st_mtime_ns == stamp
 
 
-def test_a_rebuild_remakes_the_prepared_search_index_when_the_index_changed(tmp_path):
+def test_a_rebuild_remakes_the_search_index_in_parts_when_the_index_changed(tmp_path):
     files = sb.base_files()
     files.update(sb.listing("zaytouna", "مطعم الزيتونة"))
-    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True}
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True, "DALIL_SEARCH_PART_SIZE": 1}
     first = sb.build_site(tmp_path / "site", files, **settings)
     assert first.returncode == 0, first.log
-    prepared = first.output / "search/prepared-index.json"
-    assert "الزيتونة" in prepared.read_text(encoding="utf-8")
+    folder = first.output / "search/index"
+    assert "الزيتونة" in (folder / "head.json").read_text(encoding="utf-8")
     renamed = sb.listing("zaytouna", "مطعم الأطلس", Phone="0522-998713")
     sb.write_site(tmp_path / "site", renamed, **settings)
     second = sb.run_pelican(tmp_path / "site")
     assert second.returncode == 0, second.log
-    clean = sb.build_site(tmp_path / "clean", {**files, **renamed}, DALIL_DIRECTORY_WORKERS=1)
+    clean = sb.build_site(tmp_path / "clean", {**files, **renamed}, DALIL_DIRECTORY_WORKERS=1,
+                          DALIL_SEARCH_PART_SIZE=1)
     assert clean.returncode == 0, clean.log
-    assert "الأطلس" in prepared.read_text(encoding="utf-8")
-    assert "0522998713" in (first.output / "search/phones.json").read_text(encoding="utf-8")
-    for name in ("search/prepared-index.json", "search/prepared-index.json.gz",
-                 "search/prepared-index.json.br", "search/phones.json", "search/phones.json.br"):
-        assert (first.output / name).read_bytes() == (clean.output / name).read_bytes()
+    head = json.loads((folder / "head.json").read_text(encoding="utf-8"))
+    assert "الأطلس" in head["tokens"] and "الزيتونة" not in head["tokens"]
+    assert "0522998713" in (folder / "phones.json").read_text(encoding="utf-8")
+    for name in ["head", *head["parts"]]:
+        for suffix in ("", ".gz", ".br"):
+            relpath = f"search/index/{name}.json{suffix}"
+            assert (first.output / relpath).read_bytes() == (clean.output / relpath).read_bytes()
 
 
 def test_a_rebuild_keeps_the_sitemaps_while_their_urls_and_dates_stand(tmp_path):

@@ -4,7 +4,7 @@ Service workers need a secure context: http://127.0.0.1 is one. The fixture site
 are built with ``SITEURL = ""`` so their links point at the loopback server.
 """
 
-from urllib.parse import urljoin
+from urllib.parse import quote, urljoin
 
 import pytest
 from playwright.sync_api import expect
@@ -277,3 +277,22 @@ def test_unknown_paths_get_the_not_found_page(context, base, site):
     assert response.status == 404
     assert page_file(site.output, "/404/").is_file()
     assert "الصفحة غير موجودة" in response.text()
+
+
+def test_the_search_answers_offline_what_its_fetched_parts_hold(context, base):
+    page = open_page(context, base + "/search/")
+    assert page.evaluate(ACTIVATED) == "activated"
+    page.goto(base + "/search/?q=" + quote("الزيتونة"))
+    expect(page.locator("#search-results a.result-link")).to_have_count(1)
+    context.set_offline(True)
+    try:
+        # The page, the head and the query's part from the worker's cache ...
+        page.goto(base + "/search/?q=" + quote("الزيتونة"))
+        expect(page.locator("#search-results a.result-link")).to_have_count(1)
+        # ... but a part never fetched (a city's listings) cannot come: it says so.
+        page.select_option("#facet-city", "rabat")
+        page.locator("#site-search").fill("")
+        expect(page.locator("#search-status")).to_contain_text("تعذّر تحميل فهرس البحث")
+    finally:
+        context.set_offline(False)
+    assert_no_violations(page)

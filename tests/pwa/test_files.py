@@ -135,9 +135,9 @@ def test_worker_precaches_the_real_theme_files_and_the_offline_page(site):
     assert build["offline"] == "offline/"
     assert build["builtAt"] == "2026-11-21T12:00:00.000Z"
     assert "build-info.json" in build["neverCache"]
-    assert build["data"] == ["search-index.json", "search/prepared-index.json",
-                             "search/phones.json"]
-    assert all(site.path(relpath).is_file() for relpath in build["data"])
+    assert build["data"] == ["search-index.json", "search/index/head.json", "search/index/"]
+    assert all(site.path(relpath).is_file() for relpath in build["data"][:2])
+    assert site.path("search/index").is_dir()
 
 
 def test_worker_version_follows_the_build_time_and_is_reproducible(tmp_path):

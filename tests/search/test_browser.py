@@ -368,10 +368,16 @@ def test_filters_alone_that_find_nothing_say_what_was_asked(open_page):
 
 
 def test_index_that_fails_to_load_is_reported(open_page):
-    page = open_page("/search/?q=" + quote("مطعم"), block={"/search/prepared-index.json"})
+    page = open_page("/search/?q=" + quote("مطعم"), block={"/search/index/head.json"})
     expect(page.locator("#live-search")).to_have_attribute("data-ready", "error")
     expect(page.locator("#search-status")).to_contain_text("تعذّر تحميل فهرس البحث")
     assert page.locator("#search-results li").count() == 0
+
+
+def test_a_worker_that_fails_to_load_is_reported(open_page):
+    page = open_page("/search/?q=" + quote("مطعم"), block={"/theme/js/search-worker.js"})
+    expect(page.locator("#live-search")).to_have_attribute("data-ready", "error")
+    expect(page.locator("#search-status")).to_contain_text("تعذّر تحميل فهرس البحث")
 
 
 def test_keyboard_moves_between_box_and_results(open_page):
@@ -486,10 +492,10 @@ def test_the_index_is_fetched_and_prepared_in_a_worker_then_handed_over(open_pag
     page.reload()
     expect(page.locator("#live-search")).to_have_attribute("data-ready", "13")
     assert set(workers) == {"https://dalil.test/theme/js/search-worker.js"}
-    # The page's own thread never fetched an index (the worker did) ...
+    # The page's own thread never fetched the head (the worker did) ...
     assert page.evaluate("performance.getEntriesByType('resource')"
-                         ".filter(e => e.name.includes('-index.json')).length") == 0
-    # ... and the worker ends once it has handed the prepared index over.
+                         ".filter(e => e.name.includes('/head.json')).length") == 0
+    # ... and the worker ends once it has handed the prepared head over.
     for _ in range(100):
         if not page.workers:
             break
@@ -498,3 +504,90 @@ def test_the_index_is_fetched_and_prepared_in_a_worker_then_handed_over(open_pag
     assert page.evaluate("typeof DalilSearch.createSearcher") == "function"
     search(page, "مطعم")
     assert result_slugs(page)[0] == "zaytouna"
+
+
+def fetched_index_files(page):
+    """The index files the page fetched (head and parts), by name, in order."""
+    return [request.url.rsplit("/", 1)[-1] for request in page.fetched
+            if "/search/index/" in request.url]
+
+
+@pytest.fixture
+def watched_page(open_page):
+    """``watched_page(path)``: open_page, the URLs its page and worker requested kept in
+    ``page.fetched`` (requests, with their responses' sizes)."""
+    def open_(path, block=()):
+        fetched = []
+        page = open_page("/theme/css/dalil.css", block=block)  # no script of its own
+        page.on("request", lambda request: fetched.append(request))
+        page.fetched = fetched
+        page.goto("https://dalil.test" + path)
+        return page
+    return open_
+
+
+def test_a_query_fetches_the_head_then_only_its_parts(watched_page, site):
+    head = json.loads(site.read("search/index/head.json"))
+    page = watched_page("/search/?q=" + quote("زيتونة"))
+    expect(page.locator("#search-results li").first).to_be_visible()
+    assert result_slugs(page)[0] == "zaytouna"
+    fetched = fetched_index_files(page)
+    assert fetched[0] == "head.json" and fetched.count("head.json") == 1
+    parts = fetched[1:]
+    assert 1 <= len(parts) < len(head["parts"]) / 2 and len(set(parts)) == len(parts)
+    assert all(name[:-5] in head["parts"] for name in parts)
+    # What they weigh as received: those parts, not the whole site's.
+    received = sum(len(request.response().body()) for request in page.fetched
+                   if "/search/index/t-" in request.url)
+    every = sum(path.stat().st_size for path in site.path("search/index").glob("*.json")
+                if path.name != "head.json")
+    assert 0 < received < every / 4
+    # A phone number brings the phones' part, once; the same query again, nothing new.
+    search(page, "0537 778452")
+    expect(page.locator("#search-results li")).to_have_count(1)
+    assert fetched_index_files(page).count("phones.json") == 1
+    before = fetched_index_files(page)
+    page.locator("#site-search").fill("زيتونة")
+    expect(page.locator("#live-search")).to_have_attribute("data-query", "زيتونه")
+    assert fetched_index_files(page) == before
+
+
+def test_a_category_filter_alone_fetches_that_category_s_part(watched_page):
+    page = watched_page("/search/?category=restaurants")
+    expect(page.locator("#search-results li").first).to_be_visible()
+    assert fetched_index_files(page) == ["head.json", "category-restaurants.json"]
+
+
+def test_a_part_that_fails_to_load_is_reported_and_typing_goes_on(watched_page, site):
+    head = json.loads(site.read("search/index/head.json"))
+    cafes = head["parts"][numbers_of(head["term_part"])[term_slot(head, "cafes")] - 1]
+    page = watched_page("/search/?category=cafes", block={f"/search/index/{cafes}.json"})
+    expect(page.locator("#search-status")).to_contain_text("تعذّر تحميل فهرس البحث")
+    expect(page.locator("#live-search")).to_have_attribute("data-ready", "13")
+    assert page.locator("#search-results li").count() == 0
+    search(page, "الإخوة")  # a query, its own parts there: answered within the filter
+    assert result_slugs(page) == ["brothers-cafe"]
+
+
+def test_a_slow_part_says_it_is_loading(watched_page, site, open_page):
+    page = watched_page("/search/")
+    expect(page.locator("#live-search")).to_have_attribute("data-ready", "13")
+    page.route("**/search/index/t-*.json", lambda route: None)  # never answered
+    page.locator("#site-search").fill("زيتونة")
+    expect(page.locator("#search-status")).to_have_text("جارٍ تحميل فهرس البحث…")
+
+
+def numbers_of(text):
+    values, value = [], 0
+    for character in text:
+        if ord(character) >= 0x5D:
+            value = value * 32 + ord(character) - 0x5D
+        else:
+            values.append(value * 32 + ord(character) - 0x23)
+            value = 0
+    return values
+
+
+def term_slot(head, slug):
+    """The place of a category or city among the head's terms."""
+    return head["terms"]["slug"].split(" ").index(slug)

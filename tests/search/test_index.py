@@ -218,7 +218,7 @@ def test_search_and_random_pages_are_strict_csp_friendly(site):
         assert not [tag for tag in page.find_all(True)
                     if any(attr.startswith("on") for attr in tag.attrs)], relpath
         live = page.find(attrs={"data-index": True})
-        index = "search/prepared-index.json" if relpath.startswith("search/") else "search-index.json"
+        index = "search/index/head.json" if relpath.startswith("search/") else "search-index.json"
         assert live["data-index"] == "https://dalil.test/" + index
         assert page.find(attrs={"aria-live": "polite"}), relpath
     search = BeautifulSoup(site.read("search/index.html"), "html.parser")

@@ -4,6 +4,8 @@ Every query of relevance.QUERIES must put its listings in the top 10; the test p
 recall@10 and MRR per query class (pytest -s, or -rP)."""
 
 import json
+import statistics
+import urllib.request
 
 import pytest
 from playwright.sync_api import expect
@@ -58,21 +60,33 @@ def test_every_query_finds_its_listings_in_the_top_ten(chromium_browser, sample)
 
 
 # Every query of the suite, then filtered, with a small and a large limit: the searcher
-# given /search-index.json and the one given the prepared index answer alike.
+# given /search-index.json whole and the index in parts answer alike. The index in parts
+# is opened anew for each query with a limit of 3, with only the head loaded: what it
+# answers is from the parts it asked for alone (their names are kept with the answer).
 BOTH_FORMATS = """async ([queries, filters]) => {
-  const full = DalilSearch.createSearcher(await DalilSearch.loadIndex('/search-index.json'));
-  const data = await DalilSearch.loadIndex('/search/prepared-index.json');
-  const prepared = DalilSearch.createSearcher(data);
-  prepared.setPhones((await (await fetch('/search/phones.json')).json()).phone);
-  full.setPlurals(data.plurals);  // the full index has no broken plurals of its own
+  const fullIndex = await DalilSearch.loadIndex('/search-index.json');
+  const head = DalilSearch.prepareIndex(await DalilSearch.loadIndex('/search/index/head.json'));
+  const full = DalilSearch.createSearcher(fullIndex);
+  full.setPlurals((await DalilSearch.loadIndex('/search/index/head.json')).plurals);
+  const partUrl = name => '/search/index/' + name + '.json';
   const answers = [];
+  // And one index in parts kept for every query, with room for few entries: it starts
+  // again from the head when a query's parts do not fit.
+  const kept = DalilSearch.openIndex(head, undefined, partUrl, 40);
   for (const query of queries) for (const filter of filters) for (const limit of [3, 500]) {
-    const pair = [full, prepared].map(searcher => {
-      const result = searcher.search(query, limit, filter);
-      delete result.ms;
-      return JSON.stringify(result);
+    const chunked = limit === 3 ? DalilSearch.openIndex(head, undefined, partUrl) : kept;
+    let result = chunked.answer(query, limit, filter);
+    const fetched = [];
+    while (result.missing) {
+      fetched.push(...result.missing.map(part => head.parts[part]));
+      await chunked.load(result);
+      result = chunked.answer(query, limit, filter);
+    }
+    const pair = [full.search(query, limit, filter), result].map(answer => {
+      delete answer.ms;
+      return JSON.stringify(answer);
     });
-    answers.push([query, filter, pair[0], pair[1]]);
+    answers.push([query, filter, pair[0], pair[1], fetched]);
   }
   return answers;
 }"""
@@ -94,8 +108,22 @@ BOTH_FILTERS = [{}, {"category": "restaurants"}, {"city": "rabat"}, {"category":
 
 def test_results_do_not_depend_on_which_index_was_loaded(answers):
     assert len(answers) == len(BOTH_QUERIES) * len(BOTH_FILTERS) * 2
-    assert [answer for answer in answers if answer[2] != answer[3]] == []
+    assert [answer[:4] for answer in answers if answer[2] != answer[3]] == []
     assert sum(json.loads(answer[2])["total"] > 0 for answer in answers) > len(BOTH_QUERIES)
+
+
+def test_a_query_loads_only_some_of_the_parts(answers, sample):
+    # The sample's parts: most queries need a few of them, a phone the phones' part.
+    with urllib.request.urlopen(sample + "/search/index/head.json") as response:
+        parts = json.load(response)["parts"]
+    assert len(parts) >= 8
+    fetched = {(answer[0], json.dumps(answer[1])): answer[4] for answer in answers}
+    typed = [names for (query, filters), names in fetched.items() if query and filters == "{}"]
+    assert statistics.median(len(names) for names in typed) <= len(parts) / 3
+    assert "phones" in fetched[("0522-998713", "{}")]
+    assert all("phones" not in names for (query, _), names in fetched.items()
+               if not query.replace(" ", "").replace("-", "").replace("+", "").isdigit())
+    assert fetched[("", json.dumps({"city": "rabat"}))] == ["city-rabat"]
 
 
 def test_a_short_page_keeps_total_and_facets_exact(answers):

@@ -14,8 +14,7 @@ from tests import sitebuilder as sb
 # from the module under test.
 INTERFACE_FILES = {
     "/search-index.json": "application/json; charset=utf-8",
-    "/search/prepared-index.json": "application/json; charset=utf-8",
-    "/search/phones.json": "application/json; charset=utf-8",
+    "/search/index/head.json": "application/json; charset=utf-8",
     "/opensearch.xml": "application/opensearchdescription+xml; charset=utf-8",
     "/rss.xml": "application/rss+xml; charset=utf-8",
     "/feed.json": "application/feed+json; charset=utf-8",
@@ -33,8 +32,8 @@ INTERFACE_FILES = {
     "/manifest.webmanifest": "application/manifest+json",
     "/sw.js": "text/javascript; charset=utf-8",
     "/schemas/search-index.schema.json": "application/schema+json",
-    "/schemas/search-prepared-index.schema.json": "application/schema+json",
-    "/schemas/search-phones.schema.json": "application/schema+json",
+    "/schemas/search-index-head.schema.json": "application/schema+json",
+    "/schemas/search-index-part.schema.json": "application/schema+json",
     "/schemas/directory-export.schema.json": "application/schema+json",
     "/schemas/directory-geojson.schema.json": "application/schema+json",
     "/schemas/datapackage.schema.json": "application/schema+json",

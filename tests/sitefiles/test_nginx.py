@@ -223,7 +223,7 @@ def test_the_csp_check_sees_inline_code(nginx, site, chromium_browser):
 
 
 PRECOMPRESSED = {"/search-index.json": "application/json; charset=utf-8",
-                 "/search/prepared-index.json": "application/json; charset=utf-8",
+                 "/search/index/head.json": "application/json; charset=utf-8",
                  "/directory/export.json": "application/json; charset=utf-8",
                  "/directory/export.csv": "text/csv; charset=utf-8"}
 

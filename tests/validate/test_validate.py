@@ -53,7 +53,7 @@ def test_the_built_fixture_site_passes(site):
     report = site.validate()
     assert report.ok, problems(report)
     for kind in ("HTML pages", "JSON files", "XML files", "vCards", "sitemap URLs",
-                 "search index entries", "prepared search index entries", "exported listings",
+                 "search index entries", "search index entries in parts", "exported listings",
                  "feed items"):
         assert report.checked[kind] > 0, kind
 
@@ -238,28 +238,25 @@ def test_a_site_without_news_or_blog_yet_has_no_broken_link(tmp_path):
         assert "لا توجد منشورات بعد" in result.read(f"{folder}/index.html")
 
 
-def test_a_broken_prepared_index(site):
-    prepared = "search/prepared-index.json"
-    site.edit(prepared, lambda text: json.dumps(
-        {**json.loads(text), "text_tokens": "]#", "slug": json.loads(text)["slug"].split(" ", 1)[1],
-         "city": json.loads(text)["city"] + "#"}, ensure_ascii=False))
+def test_a_broken_index_in_parts(site):
+    head_path = "search/index/head.json"
+    head = json.loads((site.path / head_path).read_text(encoding="utf-8"))
+    first, second = (f"search/index/{name}.json" for name in head["parts"][:2])
+    site.edit(head_path, lambda text: json.dumps({**json.loads(text), "token_part": "]#"},
+                                                 ensure_ascii=False))
+    site.edit(first, lambda text: json.dumps({**json.loads(text), "version": "0" * 16},
+                                             ensure_ascii=False))
+    (site.path / second).unlink()
     text = problems(site.validate())
-    assert (f"FAIL {prepared}: does not match schemas/search-prepared-index.schema.json at "
-            "text_tokens") in text, text
+    assert (f"FAIL {head_path}: does not match schemas/search-index-head.schema.json at "
+            "token_part") in text, text
+    assert f"FAIL {first}: of version {'0' * 16}, not the head's {head['version']}" in text, text
+    assert f"FAIL {head_path}: its part {second} is missing" in text, text
+    # (Its entries are in other parts too.)
+    assert "its head and parts hold" not in text, text
     entries = len(json.loads((site.path / "search-index.json").read_text(encoding="utf-8")))
-    assert (f"FAIL {prepared}: slug holds {entries - 1} values, not {entries} for the "
-            f"{entries} entries of search-index.json") in text, text
-    assert f"FAIL {prepared}: city holds {entries + 1} values, not {entries}" in text, text
-
-
-def test_broken_search_phones(site):
-    phones = "search/phones.json"
-    site.edit(phones, lambda text: json.dumps({**json.loads(text), "phone": "1 2"}))
-    text = problems(site.validate())
-    entries = len(json.loads((site.path / "search-index.json").read_text(encoding="utf-8")))
-    assert (f"FAIL {phones}: phone holds 2 values, not {entries} for the {entries} entries "
-            "of search-index.json") in text, text
-    site.edit(phones, lambda text: json.dumps({**json.loads(text), "phone": "0522-99"}))
-    assert (f"FAIL {phones}: does not match schemas/search-phones.schema.json at phone"
-            in problems(site.validate()))
-
+    site.edit(head_path, lambda text: json.dumps({**json.loads(text), "parts": []},
+                                                 ensure_ascii=False))
+    terms = len(head["terms"]["slug"].split(" "))
+    assert (f"FAIL {head_path}: its head and parts hold {terms} of the {entries} entries of "
+            "search-index.json") in problems(site.validate())

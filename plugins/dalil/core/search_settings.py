@@ -15,20 +15,17 @@ class SearchSettings:
     index_save_as: str = setting("search-index.json",
                                  "the search index (the search and random pages need it)")
     schema_save_as: str = setting("schemas/search-index.schema.json", "the index's JSON Schema")
-    prepared_save_as: str = setting(
-        "search/prepared-index.json",
-        "the search page's own index: the same entries as integer columns, which its worker "
-        "loads at once (`\"\"`: the page loads the search index)")
-    prepared_schema_save_as: str = setting("schemas/search-prepared-index.schema.json",
-                                           "the prepared index's JSON Schema")
-    # Fetched after the prepared index, so that they add nothing to the bytes before the
-    # first results.
-    phones_save_as: str = setting(
-        "search/phones.json",
-        "the prepared index's phones, fetched by the search page after it (written with the "
-        "prepared index only)")
-    phones_schema_save_as: str = setting("schemas/search-phones.schema.json",
-                                         "the phones' JSON Schema")
+    chunked_save_as: str = setting(
+        "search/index/head.json",
+        "the search page's own index, in parts: its head here, its parts beside it "
+        "(`{name}.json`); the page loads the head, then the parts its query needs "
+        "(`\"\"`: the page loads the search index whole)")
+    head_schema_save_as: str = setting("schemas/search-index-head.schema.json",
+                                       "the JSON Schema of the page index's head")
+    part_schema_save_as: str = setting("schemas/search-index-part.schema.json",
+                                       "the JSON Schema of the page index's parts")
+    part_size: int = setting(4000, "about how many entries a part of the page index holds "
+                                   "(a token's entries are never split)")
     opensearch_save_as: str = setting(
         "opensearch.xml", "the OpenSearch description (written only with the search page)")
     opensearch_short_name: str = setting(
@@ -46,16 +43,11 @@ class SearchSettings:
 
     @property
     def page_index_save_as(self):
-        """The index the search page's worker loads: the prepared one when it is written."""
-        if self.index_save_as and self.prepared_save_as:
-            return self.prepared_save_as
+        """The index the search page's worker loads: the head of the index in parts when
+        it is written."""
+        if self.index_save_as and self.chunked_save_as:
+            return self.chunked_save_as
         return self.index_save_as
-
-    @property
-    def page_phones_save_as(self):
-        """The phones the search page fetches after the prepared index, when both are
-        written ("" otherwise: the full index holds them)."""
-        return self.phones_save_as if self.page_index_save_as == self.prepared_save_as else ""
 
 
 def search_settings(settings):

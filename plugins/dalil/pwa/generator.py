@@ -49,11 +49,13 @@ class PwaGenerator(Generator):
         # URLs that other capabilities own: the search page and index, the directory.
         search = search_settings(self.settings)
         self.search_url, self.search_index_url = search.page_url, search.index_save_as
-        # Read by scripts, kept for offline use: the index, the search page's own index and
-        # its phones.
+        # Read by scripts, kept for offline use once fetched: the index, the search page's
+        # own index and the folder of its parts (a path ending in "/": what is below it).
+        parts_folder = search.page_index_save_as.rpartition("/")[0] + "/" if (
+            search.page_index_save_as == search.chunked_save_as) else ""
         self.data_urls = tuple(dict.fromkeys(
-            url for url in (search.index_save_as, search.page_index_save_as,
-                            search.page_phones_save_as) if url))
+            url for url in (search.index_save_as, search.page_index_save_as, parts_folder)
+            if url and url != "/"))
         self.directory_url = directory_settings(self.settings).index_url
 
     def _url(self, url):

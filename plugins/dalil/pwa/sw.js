@@ -8,8 +8,11 @@ const STATIC_CACHE = PREFIX + 'static:' + BUILD.version;
 const PAGES_CACHE = PREFIX + 'pages';
 const OFFLINE_URL = BUILD.offline ? new URL(BUILD.offline, SCOPE).href : '';
 const DATA = new Set(BUILD.data.map((path) => new URL(path, SCOPE).pathname));
+// A data path ending in "/" stands for the files below it (the search index's parts).
+const DATA_FOLDERS = [...DATA].filter((path) => path.endsWith('/'));
 const NEVER = new Set(BUILD.neverCache.map((path) => new URL(path, SCOPE).pathname));
-const STATIC_DESTINATIONS = new Set(['style', 'script', 'image', 'font']);
+// 'worker': the search page's worker script, a theme file too.
+const STATIC_DESTINATIONS = new Set(['style', 'script', 'worker', 'image', 'font']);
 
 function withoutQuery(url) {
   const clean = new URL(url);
@@ -143,8 +146,9 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(staleWhileRevalidate(event, true));
   } else if (STATIC_DESTINATIONS.has(request.destination)) {
     event.respondWith(cacheFirst(request));
-  } else if (DATA.has(url.pathname) || url.pathname.endsWith('/')) {
-    // The search index and pages read by scripts (the compare page reads listing pages).
+  } else if (DATA.has(url.pathname) || url.pathname.endsWith('/') ||
+             DATA_FOLDERS.some((folder) => url.pathname.startsWith(folder))) {
+    // The search indexes and pages read by scripts (the compare page reads listing pages).
     event.respondWith(staleWhileRevalidate(event, false));
   }
 });

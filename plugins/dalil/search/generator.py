@@ -19,8 +19,8 @@ from dalil.directory.settings import build_workers
 
 from .index import index_key, index_parts, serialised_texts
 from .opensearch import SHORT_NAME_MAX, opensearch_xml
-from .prepared import prepared_index, prepared_phones, serialise_prepared
-from .schema import phones_schema, prepared_index_schema, search_index_schema, serialise_schema
+from .chunked import ChunkedIndex, serialise_chunk
+from .schema import head_schema, part_schema, search_index_schema, serialise_schema
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +31,22 @@ OPENSEARCH_CONTEXT_KEY = "dalil_opensearch"
 SEARCH_URL_CONTEXT_KEY = "dalil_search_url"
 ENTRIES_MEMO = "dalil_search_entries.marshal"
 ENTRIES_PURPOSE = "search entries' JSON and its digest, by part"
+PARTS_MEMO = "dalil_search_chunked_parts.marshal"
+PARTS_PURPOSE = "the names of the page index's parts"
+# Parts precompressed together: each file takes two threads.
+PRECOMPRESS_BATCH = 16
+
+
+def part_path(folder, name):
+    """Where a part of the page index is written: beside its head."""
+    return f"{folder}/{name}.json" if folder else f"{name}.json"
+
+
+def precompress_in_batches(files, paths):
+    """Their .br and .gz copies, a batch at a time: a batch's copies are made side by
+    side, one thread each."""
+    for start in range(0, len(paths), PRECOMPRESS_BATCH):
+        files.precompress(*paths[start:start + PRECOMPRESS_BATCH])
 
 
 class SearchGenerator(Generator):
@@ -84,7 +100,6 @@ class SearchGenerator(Generator):
                            "DALIL_SEARCH_INDEX_SAVE_AS is empty")
         pages = {"index_url": root_path(cfg.index_save_as),
                  "page_index_url": root_path(cfg.page_index_save_as), "search_url": cfg.page_url,
-                 "page_phones_url": cfg.page_phones_save_as and root_path(cfg.page_phones_save_as),
                  "random_url": cfg.random_url, "result_limit": int(cfg.result_limit),
                  "facet_categories": directory.categories if directory else [],
                  "facet_cities": directory.cities if directory else []}
@@ -96,7 +111,7 @@ class SearchGenerator(Generator):
                               self.context, **pages)
 
     def _write_data_files(self, files, directory):
-        """The index, its prepared form, their schemas and the OpenSearch description."""
+        """The index, the page index in parts, their schemas and the OpenSearch description."""
         cfg = self.config
         siteurl = self.settings.get("SITEURL", "")
         if cfg.index_save_as:
@@ -118,30 +133,53 @@ class SearchGenerator(Generator):
                 with files.open(cfg.index_save_as, "wb", key=key) as handle:
                     for piece in serialised_texts(texts, per_piece=1):
                         handle.write(piece)
-            # The prepared index follows from the index's bytes alone: kept while they are.
-            # Its phones too, in a file of their own.
-            phones = cfg.page_phones_save_as
-            made = {cfg.prepared_save_as: prepared_index, phones: prepared_phones}
-            stale = files.keep_current([(path, key) for path in made if path])
-            if stale:
-                if any(part[0] is None for part in parts):  # some came as JSON from the memo
-                    entries = json.loads(b"".join(serialised_texts(texts)))
-                else:
-                    entries = [entry for part in parts for entry in part[0]]
-                for path, _ in stale:
-                    files.write_keyed(path, key, serialise_prepared(made[path](entries)))
+            if cfg.chunked_save_as:
+                self._write_chunked(files, parts, texts, key)
             del parts, texts
-            files.precompress(*filter(None, (cfg.index_save_as, cfg.prepared_save_as, phones)))
+            files.precompress(cfg.index_save_as)
         if cfg.schema_save_as:
             files.write(cfg.schema_save_as,
                         serialise_schema(search_index_schema(siteurl, cfg.schema_save_as)))
-        if cfg.prepared_schema_save_as:
-            files.write(cfg.prepared_schema_save_as, serialise_schema(
-                prepared_index_schema(siteurl, cfg.prepared_schema_save_as)))
-        if cfg.phones_schema_save_as:
-            files.write(cfg.phones_schema_save_as, serialise_schema(
-                phones_schema(siteurl, cfg.phones_schema_save_as)))
+        if cfg.head_schema_save_as:
+            files.write(cfg.head_schema_save_as, serialise_schema(
+                head_schema(siteurl, cfg.head_schema_save_as)))
+        if cfg.part_schema_save_as:
+            files.write(cfg.part_schema_save_as, serialise_schema(
+                part_schema(siteurl, cfg.part_schema_save_as)))
         self._write_opensearch(files)
+
+    def _write_chunked(self, files, parts, texts, key):
+        """The page index in parts, from the index's bytes alone: kept while they are
+        (the names of its parts are remembered for that). A part whose bytes did not
+        change is not written again."""
+        head = self.config.chunked_save_as
+        folder = head.rpartition("/")[0]
+        names = files.load_derived(PARTS_MEMO, PARTS_PURPOSE)
+        paths = [head] + [part_path(folder, name) for name in names or ()]
+        # Written by the last build from the same index: kept (with their copies).
+        stale = {path for path, _ in files.keep_current([(path, key) for path in paths])}
+        kept = set(paths) - stale if names is not None else set()
+        if names is not None and not stale:
+            precompress_in_batches(files, paths)
+            return
+        if any(part[0] is None for part in parts):  # some came as JSON from the memo
+            entries = json.loads(b"".join(serialised_texts(texts)))
+        else:
+            entries = [entry for part in parts for entry in part[0]]
+        chunked = ChunkedIndex(entries, self.config.part_size)
+        if head not in kept:
+            files.write_keyed(head, key, serialise_chunk(chunked.head()))
+        names, batch = [], [head]
+        for name, data in chunked.parts():
+            names.append(name)
+            batch.append(part_path(folder, name))
+            if batch[-1] not in kept:
+                files.write_keyed(batch[-1], key, serialise_chunk(data))
+            if len(batch) >= PRECOMPRESS_BATCH:
+                precompress_in_batches(files, batch)
+                batch = []
+        precompress_in_batches(files, batch)
+        files.save_derived(PARTS_MEMO, PARTS_PURPOSE, names)
 
     def _write_opensearch(self, files):
         """Each language's OpenSearch description (its search page's)."""

@@ -3,7 +3,7 @@ morphological analysis (the ``arramooz-pysqlite`` package, its nouns table), and
 Moroccan words it lacks (``plurals.toml``, beside this file).
 
 Light stemming takes suffixes off, which joins صيدلية and صيدليات but never فندق and
-فنادق. The prepared index carries the pairs of this table whose singular or plural is a
+فنادق. The head of the search page's index carries the pairs of this table whose singular or plural is a
 word of the index, and the search page finds either from the other.
 """
 

@@ -1,21 +1,24 @@
-"""The JSON Schemas (draft 2020-12) of ``/search-index.json`` and of the prepared index,
-published with them."""
+"""The JSON Schemas (draft 2020-12) of ``/search-index.json`` and of the search page's
+index in parts (its head and its parts), published with them."""
 
 import json
 
 from dalil.core.urls import absolute_url
 
 from .index import TYPES
-from .prepared import FORMAT, PHONES_FORMAT, TEXT_FIELDS
+from .chunked import HEAD_FORMAT, PART_FORMAT, TEXT_FIELDS
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 # Plain text on one line: no leading or trailing space, no line breaks or control characters.
 TEXT = r"^[^\s\x00-\x1f\x7f-\x9f](?:[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f])?$"
 ROOT_PATH = r"^/(?!/)"
-# prepared.encode_numbers: numbers of base-32 digits, the last one in #-B, the others in
+# chunked.encode_numbers: numbers of base-32 digits, the last one in #-B, the others in
 # ]-| (no leading zero).
 PHONE = r"^\+?[0-9]+$"
 NUMBERS = r"^(?:(?:[\^-|][\]-|]*)?[#-B])*$"
+VERSION = {"type": "string", "pattern": "^[0-9a-f]{16}$",
+           "description": "the same in the head and its parts: what their numbers mean "
+                          "(the tokens, the categories and cities, the entries' count)"}
 
 
 def _schema(siteurl, save_as, body):
@@ -88,108 +91,136 @@ def search_index_schema(siteurl, save_as):
     })
 
 
-def prepared_index_schema(siteurl, save_as):
+def _block(count, description):
+    """The schema of a block of entries: the head's terms, or a part's entries."""
+    numbers = {"type": "string", "pattern": NUMBERS}
+    token_ids = {"type": "array", "items": count}
+
+    def pairs(first, second, text):
+        return {"type": "array", "description": text,
+                "items": {"type": "array", "prefixItems": [first, second], "minItems": 2,
+                          "maxItems": 2}}
+
+    return {
+        "type": "object", "description": description,
+        "required": ["entries", "records", "slug", "url_exceptions", "img_exceptions"],
+        "properties": {
+            "entries": {**numbers, "description": "numbers: the entries' positions in the "
+                                                  "search index, ascending: the first, then "
+                                                  "the difference to the one before"},
+            "records": {**numbers, "description": (
+                "numbers: per entry, its type (a position in types), per text field of "
+                "text_fields how many tokens that text has, those tokens' numbers (positions "
+                "in the head's tokens), field after field, then its category and its city "
+                "(1 + the position of that entry in the head's terms; 0: none), then 1 when "
+                "its image path (img) is its type's img_patterns with its slug, else 0 (no "
+                "image, or one of img_exceptions). A text is its tokens joined by one space: "
+                "the build splits texts on the ASCII space only")},
+            "slug": {"type": "string", "pattern": r"^([a-z0-9]+(-[a-z0-9]+)*( (?!$)|$))*$",
+                     "description": "the entries' slugs (s), joined by one space"},
+            "url_exceptions": pairs(count, {"type": "string", "pattern": ROOT_PATH},
+                                    "[entry position in this block, page path] of the "
+                                    "entries whose path does not follow their type's pattern"),
+            "img_exceptions": pairs(count, {"type": "string", "pattern": ROOT_PATH},
+                                    "[entry position in this block, image path] of the "
+                                    "entries whose image does not follow their type's "
+                                    "pattern"),
+            "keywords": pairs(count, {"type": "array", "items": token_ids},
+                              "[category position in this block, its keywords (k), each "
+                              "as token numbers]"),
+            "phone": {"type": "string", "pattern": r"^(\+?[0-9]+)( \+?[0-9]+)*$",
+                      "description": "the entries' phones (p of the search index), joined "
+                                     "by one space"},
+        },
+        "additionalProperties": False,
+    }
+
+
+def head_schema(siteurl, save_as):
     count = {"type": "integer", "minimum": 0}
     arabic_word = {"type": "string", "pattern": "^[\u0621-\u064a]{2,}$"}
-    token_ids = {"type": "array", "items": count}
     numbers = {"type": "string", "pattern": NUMBERS}
-
-    def column(items, description):
-        return {"type": "array", "items": items, "description": description}
-
-    def pairs(first, second, description):
-        return column({"type": "array", "prefixItems": [first, second], "minItems": 2,
-                       "maxItems": 2}, description)
-
+    patterns = {"type": "array", "minItems": len(TYPES), "maxItems": len(TYPES),
+                "items": {"type": "string"}}
     return _schema(siteurl, save_as, {
-        "title": "Dalil prepared search index",
+        "title": "Dalil search index head",
         "description": (
-            "The entries of the search index, in its order, as columns: one value per entry "
-            "in type, slug, category, city and img, and the entry's texts as numbers of raw "
-            "tokens. A text is its tokens joined by one space: the build splits texts on "
-            "the ASCII space only. The search page's worker reads this file; "
-            "/search-index.json stays the reference. Coordinates are left out."
+            "The head of the search page's index in parts: the raw tokens of every text, "
+            "the categories and cities whole, and which part (a file beside this one, "
+            "{name}.json) holds the entries of each token and of each category and city. "
+            "/search-index.json stays the reference: together, the head's terms and the "
+            "parts hold each of its entries, without coordinates."
         ),
         "type": "object",
-        "required": ["format", "types", "url_patterns", "text_fields", "tokens", "type",
-                     "slug", "text_lengths", "text_tokens", "category", "city", "img",
-                     "url_exceptions", "img_patterns", "img_exceptions", "keywords", "plurals"],
+        "required": ["format", "version", "types", "url_patterns", "img_patterns", "text_fields", "count",
+                     "tokens", "plurals", "parts", "token_part", "terms", "term_part",
+                     "term_listings", "phone_part"],
         "additionalProperties": False,
         "properties": {
-            "format": {"const": FORMAT, "description": "name and version of this format"},
+            "format": {"const": HEAD_FORMAT, "description": "name and version of this format"},
+            "version": VERSION,
             "types": {"const": list(TYPES), "description": "entry types, numbered from 0"},
-            "url_patterns": {
-                "type": "array", "minItems": len(TYPES), "maxItems": len(TYPES),
-                "items": {"type": "string"},
-                "description": "per type, the entries' page path with {slug} for the slug "
-                               "(\"\" for a type without entries)"},
+            "url_patterns": {**patterns, "description": "per type, the entries' page path "
+                                                        "with {slug} for the slug (\"\" for "
+                                                        "a type without entries)"},
+            "img_patterns": {**patterns, "description": "per type, the image path with "
+                                                        "{slug} for the slug that entries "
+                                                        "marked 1 in their record have"},
             "text_fields": {"const": list(TEXT_FIELDS),
                             "description": "the search index fields of each entry's texts, "
                                            "in this order"},
+            "count": {**count, "description": "how many entries the search index has"},
             "tokens": {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
                        "description": "the raw tokens of every text, the most frequent "
                                       "first (ties by code point); a token is numbered by "
                                       "its position"},
-            "type": {**numbers, "description": "numbers: entry type, a position in types"},
-            "slug": {"type": "string", "pattern": r"^([a-z0-9]+(-[a-z0-9]+)*( (?!$)|$))*$",
-                     "description": "the entries' slugs (s), joined by one space"},
-            "text_lengths": {**numbers, "description": "numbers: per entry, per text field, "
-                                                       "how many tokens of text_tokens that "
-                                                       "text has (0: no such field)"},
-            "text_tokens": {**numbers, "description": "numbers: the texts' token numbers, "
-                                                      "entry after entry, field after field"},
-            "category": {**numbers, "description": "numbers: listings, 1 + the number of "
-                                                   "their category's entry (its name is c, "
-                                                   "its slug cs) among the category entries "
-                                                   "in index order; 0 otherwise"},
-            "city": {**numbers, "description": "numbers: listings, 1 + the number of their "
-                                               "city's entry (its slug is ls) among the "
-                                               "location entries in index order; 0 "
-                                               "otherwise"},
-            "img": {**numbers, "description": "numbers: 1 when the entry's image path (img) "
-                                              "is its type's img_patterns with its slug, 0 "
-                                              "otherwise (no image, or one of "
-                                              "img_exceptions)"},
-            "img_patterns": {
-                "type": "array", "minItems": len(TYPES), "maxItems": len(TYPES),
-                "items": {"type": "string"},
-                "description": "per type, the image path with {slug} for the slug that "
-                               "entries marked 1 in img have (\"\" for none)"},
-            "img_exceptions": pairs(count, {"type": "string", "pattern": ROOT_PATH},
-                                    "[entry position, image path] of the entries whose "
-                                    "image does not follow their type's pattern"),
-            "url_exceptions": pairs(count, {"type": "string", "pattern": ROOT_PATH},
-                                    "[entry position, page path] of the entries whose path "
-                                    "does not follow their type's pattern"),
-            "keywords": pairs(count, {"type": "array", "items": token_ids},
-                              "[category entry position, its keywords (k), each as token "
-                              "numbers]"),
-            "plurals": column({"type": "array", "prefixItems": [arabic_word, arabic_word],
-                               "minItems": 2,
-                               "maxItems": 2},
-                              "[broken plural, singular] pairs of the Arramooz lexicon "
-                              "whose plural or singular is a word of the tokens "
-                              "(normalised: no tashkeel, ة as ه, ى as ي), sorted; the "
-                              "search finds either from the other"),
+            "plurals": {"type": "array", "description": (
+                "[broken plural, singular] pairs of the Arramooz lexicon whose plural or "
+                "singular is a word of the tokens (normalised: no tashkeel, ة as ه, ى as ي), "
+                "sorted; the search finds either from the other"),
+                "items": {"type": "array", "prefixItems": [arabic_word, arabic_word],
+                          "minItems": 2, "maxItems": 2}},
+            "parts": {"type": "array", "uniqueItems": True,
+                      "items": {"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$"},
+                      "description": "the parts' names: a part is {name}.json beside "
+                                     "this file"},
+            "token_part": {**numbers, "description": "numbers: per token, 1 + the position "
+                                                     "in parts of the part that holds every "
+                                                     "entry outside terms with that token, "
+                                                     "and every listing whose category's or "
+                                                     "city's names or keywords have it (0: "
+                                                     "none)"},
+            "terms": _block(count, "the category and location entries, in index order"),
+            "term_part": {**numbers, "description": "numbers: per entry of terms, 1 + the "
+                                                    "position in parts of the part that "
+                                                    "holds its listings (0: none)"},
+            "term_listings": {**numbers, "description": "numbers: per entry of terms, how "
+                                                        "many listings it has (the facets' "
+                                                        "counts of no query)"},
+            "phone_part": {**count, "description": "1 + the position in parts of the part "
+                                                   "that holds every entry with a phone, "
+                                                   "with its phone (0: none)"},
         },
     })
 
 
-def phones_schema(siteurl, save_as):
+def part_schema(siteurl, save_as):
+    count = {"type": "integer", "minimum": 0}
+    block = _block(count, "")
     return _schema(siteurl, save_as, {
-        "title": "Dalil search phones",
+        "title": "Dalil search index part",
         "description": (
-            "The phones of the prepared search index's entries, in its order: the search "
-            "page fetches them after it, for queries of digits."
+            "A part of the search page's index: entries of the search index, whole but "
+            "for coordinates, as columns (see the head, which numbers the tokens and "
+            "says which part holds what)."
         ),
         "type": "object",
-        "required": ["format", "phone"],
+        "required": ["format", "version", *block["required"]],
         "additionalProperties": False,
         "properties": {
-            "format": {"const": PHONES_FORMAT, "description": "name and version of this format"},
-            "phone": {"type": "string", "pattern": r"^(\+?[0-9]+)?( (\+?[0-9]+)?)*$",
-                      "description": "the entries' phones (p of the search index; \"\" for an "
-                                     "entry without one), joined by one space"},
+            "format": {"const": PART_FORMAT, "description": "name and version of this format"},
+            "version": VERSION,
+            **block["properties"],
         },
     })
 

@@ -59,8 +59,7 @@ DEFAULT_TYPE = "application/octet-stream"
 # it names these; ``*`` stands for any characters.
 PUBLISHED_JSON_AND_XML = (
     "search-index.json",
-    "search/prepared-index.json",
-    "search/phones.json",
+    "search/index/*.json",
     "build-info.json",
     "feed.json",
     "directory/export.json",

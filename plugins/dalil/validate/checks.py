@@ -3,7 +3,7 @@ files, feeds and sitemaps, and site files (``data``, ``syndication``, ``sitefile
 
 import vobject
 
-from .data import check_exports, check_prepared_index, check_search_index
+from .data import check_chunked_index, check_exports, check_search_index
 from .parsing import load_json, load_xml
 from .sitefiles import (check_build_info, check_manifest, check_opensearch, check_robots,
                         check_security_txt)
@@ -83,7 +83,7 @@ def check_all(site, enabled, defaults, report, now, languages=()):
     outputs = {**defaults, **enabled}
     check_text_files(site, report)
     check_search_index(site, outputs, report)
-    check_prepared_index(site, outputs, report)
+    check_chunked_index(site, outputs, report)
     check_exports(site, outputs, report, languages)
     check_sitemaps(site, outputs, report)
     single = {

@@ -44,35 +44,60 @@ def check_search_index(site, outputs, report):
                 check_internal(site, index_path, value, what, report)
 
 
-# The prepared index's integer columns: a number ends at each character U+0023-U+0042
-# (its schema's description), so counting them counts the numbers.
-PREPARED_COLUMNS = {"type": 1, "category": 1, "city": 1, "img": 1, "text_lengths": 4}
+def _numbers(text):
+    """The numbers of an integer column (the schemas' NUMBERS: base-32 digits, a number's
+    last one in U+0023-U+0042, the others in U+005D-U+007C)."""
+    numbers, value = [], 0
+    for character in text:
+        code = ord(character)
+        if code >= 0x5D:
+            value = value * 32 + code - 0x5D
+        else:
+            numbers.append(value * 32 + code - 0x23)
+            value = 0
+    return numbers
 
 
-def check_prepared_index(site, outputs, report):
-    """Parses, matches its schema, and has one value per entry of the search index."""
-    path, index_path = outputs.get("search_prepared"), outputs.get("search_index")
-    prepared = load_checked(site, outputs, "search_prepared", "search_prepared_schema", report)
+def _block_entries(block):
+    """The search index positions of a block's entries (its gaps added up)."""
+    positions, at = [], 0
+    for gap in _numbers(block.get("entries", "")):
+        at += gap
+        positions.append(at)
+    return positions
+
+
+def check_chunked_index(site, outputs, report):
+    """The head and each of its parts parse and match their schemas, each part is of
+    the head's version, and together they hold every entry of the search index once."""
+    path, index_path = outputs.get("search_head"), outputs.get("search_index")
+    head = load_checked(site, outputs, "search_head", "search_head_schema", report)
     entries = load_json(site, index_path, report) if index_path and site.exists(index_path) else None
-    if not isinstance(prepared, dict) or not isinstance(entries, list):
+    if not isinstance(head, dict) or not isinstance(entries, list):
         return
-    slugs = prepared.get("slug")
-    columns = {"slug": (len(slugs.split(" ")) if slugs else 0, 1)} if isinstance(slugs, str) else {}
-    for name, per_entry in PREPARED_COLUMNS.items():
-        if isinstance(prepared.get(name), str):
-            ends = sum(0x23 <= ord(character) <= 0x42 for character in prepared[name])
-            columns[name] = (ends, per_entry)
-    for name, (values, per_entry) in columns.items():
-        if values != per_entry * len(entries):
-            report.problem(path, "%s holds %d values, not %d for the %d entries of %s",
-                           name, values, per_entry * len(entries), len(entries), index_path)
-    report.count("prepared search index entries", len(entries))
-    phones = load_checked(site, outputs, "search_phones", "search_phones_schema", report)
-    if isinstance(phones, dict) and isinstance(phones.get("phone"), str):
-        values = len(phones["phone"].split(" "))
-        if values != len(entries):
-            report.problem(outputs.get("search_phones"), "phone holds %d values, not %d for the "
-                           "%d entries of %s", values, len(entries), len(entries), index_path)
+    folder = path.rpartition("/")[0]
+    held = set(_block_entries(head.get("terms") or {}))
+    schema_path = outputs.get("search_part_schema")
+    schema = load_json(site, schema_path, report) if schema_path and site.exists(schema_path) else None
+    for name in head.get("parts") or ():
+        part_path = f"{folder}/{name}.json" if folder else f"{name}.json"
+        if not site.exists(part_path):
+            report.problem(path, "its part %s is missing", part_path)
+            continue
+        part = load_json(site, part_path, report)
+        if part is None:
+            continue
+        if schema is not None:
+            check_against_schema(site, part_path, part, schema, schema_path, report)
+        if isinstance(part, dict) and part.get("version") != head.get("version"):
+            report.problem(part_path, "of version %s, not the head's %s", part.get("version"),
+                           head.get("version"))
+        if isinstance(part, dict) and isinstance(part.get("entries"), str):
+            held.update(_block_entries(part))
+    if held != set(range(len(entries))):
+        report.problem(path, "its head and parts hold %d of the %d entries of %s",
+                       len(held & set(range(len(entries)))), len(entries), index_path)
+    report.count("search index entries in parts", len(held))
 
 
 def check_exports(site, outputs, report, languages=()):

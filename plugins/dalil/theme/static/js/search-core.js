@@ -1,6 +1,6 @@
 /* Dalil search core: text normalisation, index loading, matching and result cards.
    Shared by the search page and its worker, the random page and any page that reads
-   /search-index.json or the prepared index (/search/prepared-index.json). Exposes DalilSearch (on window, or on the worker's self). */
+   /search-index.json or the index in parts (/search/index/head.json and its parts). Exposes DalilSearch (on window, or on the worker's self). */
 (function () {
   "use strict";
 
@@ -70,7 +70,7 @@
 
   var loads = {};
 
-  /* The index: /search-index.json's array of entries, or the prepared index's columns
+  /* The index: /search-index.json's array of entries, or the head of the index in parts
      (its format is checked); one fetch per URL and page, or ``started``, the fetch of
      ``url`` already under way. */
   function loadIndex(url, started) {
@@ -79,8 +79,8 @@
         if (!response.ok) throw new Error("search index: HTTP " + response.status);
         return response.json();
       }).then(function (index) {
-        if (!Array.isArray(index) && !(index && index.format === PREPARED_FORMAT)) {
-          throw new Error("search index: neither an array nor a prepared index");
+        if (!Array.isArray(index) && !(index && index.format === HEAD_FORMAT)) {
+          throw new Error("search index: neither an array nor the head of an index in parts");
         }
         return index;
       });
@@ -175,13 +175,13 @@
   }
 
   var TYPES = ["listing", "category", "location", "news", "blog", "page"];
-  var PREPARED_FORMAT = "dalil-search-prepared/1";
-  // An entry's texts in a prepared index, in prepared.py's order (TEXT_FIELDS).
+  var HEAD_FORMAT = "dalil-search-head/1", PART_FORMAT = "dalil-search-part/1";
+  // An entry's texts in the index in parts, in chunked.py's order (TEXT_FIELDS).
   var TEXT_FIELDS = ["n", "n_en", "n_fr", "a"];
   var NAME = 0, NAME_EN = 1, NAME_FR = 2, ADDRESS = 3, FIELDS = 4, NAMES = 3;
   var SLUG_FIELD = "{slug}";
 
-  // Digits of the prepared index's integer columns (prepared.py, encode_numbers).
+  // Digits of the integer columns (chunked.py, encode_numbers).
   var LAST_DIGIT = 0x23, MORE_DIGIT = 0x5d;
 
   /* The numbers of an integer column: base-32 digits, a number's last digit from
@@ -202,32 +202,64 @@
     return numbers;
   }
 
-  /* A listing's category or city column as entry positions (-1: none), from the
-     file's numbers (1 + the number of the term among the entries of its type). */
-  function termPositions(numbers, type, termType) {
-    var terms = [], e;
-    for (e = 0; e < type.length; e++) if (type[e] === termType) terms.push(e);
-    var positions = new Int32Array(numbers.length);
-    for (e = 0; e < numbers.length; e++) positions[e] = numbers[e] ? terms[numbers[e] - 1] : -1;
-    return positions;
+  /* The entries a pool has loaded, as the columns prepareEntries reads; ``add`` appends
+     a block of the head or of a part (its entries not loaded yet). Entries keep their
+     search index positions (``number``): name order breaks ties by them. Categories
+     and cities come first (the head's terms), so a record's term (1 + its place among
+     them) is its place in the pool. */
+  function createPool(count) {
+    var pool = { loaded: new Uint8Array(count), number: [], type: [], lengths: [],
+                 textTokens: [], category: [], city: [], img: [], slugs: [],
+                 urlExceptions: [], imgExceptions: [], keywords: [], phones: new Map() };
+    pool.add = function (block) {
+      var gaps = decodeNumbers(block.entries), records = decodeNumbers(block.records);
+      var slugs = block.slug ? block.slug.split(" ") : [];
+      var phones = block.phone ? block.phone.split(" ") : null;
+      var local = new Map(), number = 0, at = 0;
+      (block.url_exceptions || []).forEach(function (pair) { local.set("u" + pair[0], pair[1]); });
+      (block.img_exceptions || []).forEach(function (pair) { local.set("i" + pair[0], pair[1]); });
+      (block.keywords || []).forEach(function (pair) { local.set("k" + pair[0], pair[1]); });
+      for (var e = 0; e < gaps.length; e++) {
+        number += gaps[e];
+        var start = at, tokens = 0, f;
+        for (f = 1; f <= FIELDS; f++) tokens += records[start + f];
+        at = start + 1 + FIELDS + tokens + 3;
+        if (phones) pool.phones.set(number, phones[e]);
+        if (pool.loaded[number]) continue;
+        pool.loaded[number] = 1;
+        var position = pool.number.length;
+        pool.number.push(number);
+        pool.type.push(records[start]);
+        for (f = 1; f <= FIELDS; f++) pool.lengths.push(records[start + f]);
+        for (f = start + 1 + FIELDS; f < start + 1 + FIELDS + tokens; f++) pool.textTokens.push(records[f]);
+        pool.category.push(records[at - 3] - 1);
+        pool.city.push(records[at - 2] - 1);
+        pool.img.push(records[at - 1]);
+        pool.slugs.push(slugs[e]);
+        if (local.has("u" + e)) pool.urlExceptions.push([position, local.get("u" + e)]);
+        if (local.has("i" + e)) pool.imgExceptions.push([position, local.get("i" + e)]);
+        if (local.has("k" + e)) pool.keywords.push([position, local.get("k" + e)]);
+      }
+    };
+    pool.columns = function (head) {
+      return { tokens: head.tokens, type: new Int32Array(pool.type), slug: pool.slugs.join(" "),
+               img: new Int32Array(pool.img), url_patterns: head.url_patterns,
+               url_exceptions: pool.urlExceptions.slice(), img_patterns: head.img_patterns,
+               img_exceptions: pool.imgExceptions.slice(), keywords: pool.keywords.slice(),
+               plurals: head.plurals, text_lengths: new Int32Array(pool.lengths),
+               text_tokens: new Int32Array(pool.textTokens),
+               category: new Int32Array(pool.category), city: new Int32Array(pool.city),
+               number: new Int32Array(pool.number), term_listings: head.termListings,
+               phone: pool.phones.size ? pool.number.map(function (number) {
+                 return pool.phones.get(number) || "";
+               }).join(" ") : "" };
+    };
+    return pool;
   }
 
-  /* The prepared index's columns as typed arrays. */
-  function decodeColumns(data) {
-    var type = decodeNumbers(data.type);
-    return { tokens: data.tokens, type: type, slug: data.slug, img: decodeNumbers(data.img),
-             url_patterns: data.url_patterns, url_exceptions: data.url_exceptions,
-             img_patterns: data.img_patterns, img_exceptions: data.img_exceptions,
-             keywords: data.keywords, plurals: data.plurals,
-             text_lengths: decodeNumbers(data.text_lengths),
-             text_tokens: decodeNumbers(data.text_tokens),
-             category: termPositions(decodeNumbers(data.category), type, 1),
-             city: termPositions(decodeNumbers(data.city), type, 2) };
-  }
-
-  /* The decoded columns of a prepared index (decodeColumns) made from the entries of
+  /* The decoded columns of the index in parts (createPool) made from the entries of
      /search-index.json by the same split on the ASCII space, so that a searcher
-     answers alike whichever of the two files it was given. */
+     answers alike whichever of the two it was given. */
   function columnsFromEntries(entries) {
     var tokens = [], tokenIds = new Map(), position = new Map();
     var count = entries.length, lengths = new Int32Array(count * FIELDS), textTokens = [];
@@ -238,7 +270,7 @@
                     category: new Int32Array(count), city: new Int32Array(count),
                     img: new Int32Array(count), url_exceptions: [], img_exceptions: [],
                     phone: entries.map(function (entry) { return entry.p || ""; }).join(" "),
-                    keywords: [], plurals: [] };
+                    number: new Int32Array(count), keywords: [], plurals: [] };
     function ids(text) {
       if (!text) return [];
       return text.split(" ").map(function (token) {
@@ -257,6 +289,7 @@
     }
     entries.forEach(function (entry, at) { position.set(entry.t + "/" + entry.s, at); });
     entries.forEach(function (entry, at) {
+      columns.number[at] = at;
       columns.type[at] = TYPES.indexOf(entry.t);
       TEXT_FIELDS.forEach(function (field, f) {
         var list = ids(entry[field]);
@@ -340,13 +373,13 @@
     return [terms, entries];
   }
 
-  /* Everything a keystroke reads, made once. Only the distinct raw tokens are
-     normalised and stemmed; a token gives 0..n words. Words and forms (a word and its
-     stem) are numbered in sorted order, so the ones starting with a prefix are one
-     range. Entries are numbered as in the file and visited in name order. */
-  function prepare(data) {
-    var count = data.type.length, tokenCount = data.tokens.length;
-    var normalised = normalizeAll(data.tokens);
+  /* What a keystroke reads of the vocabulary, made once from the raw tokens. Only the
+     distinct raw tokens are normalised and stemmed; a token gives 0..n words. Words and
+     forms (a word and its stem) are numbered in sorted order, so the ones starting with
+     a prefix are one range. */
+  function prepareVocabulary(tokens, plurals) {
+    var tokenCount = tokens.length;
+    var normalised = normalizeAll(tokens);
     var wordIds = new Map(), words = [], tokenWordList = [];
     var tokenWordStart = new Int32Array(tokenCount + 1);
     for (var t = 0; t < tokenCount; t++) {
@@ -378,7 +411,18 @@
       wordForm[w] = formIds.get(sortedWords[w]);
       stemForm[w] = formIds.get(stems[w]);
     }
+    return { vocabulary: true, tokens: tokens, plurals: pluralForms(plurals || []),
+             tokenCount: tokenCount, tokenWordStart: tokenWordStart, tokenWords: tokenWords,
+             words: sortedWords, forms: forms, wordForm: wordForm, stemForm: stemForm,
+             collation: collationRanks(sortedWords) };
+  }
 
+  /* Everything a keystroke reads, from a prepared vocabulary and the columns of the
+     entries loaded. Entries are numbered as in the columns and visited in name order. */
+  function prepareEntries(vocabulary, data) {
+    var count = data.type.length;
+    var tokenWordStart = vocabulary.tokenWordStart, tokenWords = vocabulary.tokenWords;
+    var tokenCount = vocabulary.tokenCount, k;
     var textStart = new Int32Array(count * FIELDS + 1);
     for (var f = 0; f < count * FIELDS; f++) textStart[f + 1] = textStart[f] + data.text_lengths[f];
     var textTokens = data.text_tokens;
@@ -423,12 +467,22 @@
       category: groupBy.apply(null, [count].concat(memberPairs(category))),
       city: groupBy.apply(null, [count].concat(memberPairs(city)))
     };
+    // Each category's and city's listings, counted (or as the head of an index in parts
+    // says: not all may be loaded).
+    var termListings = new Int32Array(count);
+    if (data.term_listings) termListings.set(data.term_listings);
+    else {
+      ["category", "city"].forEach(function (kind) {
+        var start = members[kind].start;
+        for (e = 0; e < count; e++) termListings[e] += start[e + 1] - start[e];
+      });
+    }
     var terms = { category: [], location: [] };
     for (e = 0; e < count; e++) {
       if (TYPES[type[e]] in terms) terms[TYPES[type[e]]].push(e);
     }
 
-    var collation = collationRanks(sortedWords);
+    var collation = vocabulary.collation, number = data.number;
     var order = [];
     for (e = 0; e < count; e++) order.push(e);
     order.sort(function (a, b) {
@@ -437,22 +491,24 @@
       for (; i < endA && j < endB; i++, j++) {
         if (name[i] !== name[j]) return collation[name[i]] - collation[name[j]];
       }
-      return (endA - i) - (endB - j) || a - b;  // a shorter name first; then type and slug
+      // A shorter name first; then the search index's order: type and slug.
+      return (endA - i) - (endB - j) || number[a] - number[b];
     });
     return {
       prepared: true,
-      count: count, tokens: data.tokens, slugs: data.slug, slugStart: slugStart(data.slug, count),
+      count: count, tokens: vocabulary.tokens, slugs: data.slug, slugStart: slugStart(data.slug, count),
       type: type, img: data.img, imgPatterns: data.img_patterns,
-      phones: data.phone || "",  // a prepared index's come after it (setPhones)
-      plurals: pluralForms(data.plurals || []),
+      phones: data.phone || "",
+      plurals: vocabulary.plurals,
       imgExceptions: data.img_exceptions,
       urlPatterns: data.url_patterns, urlExceptions: data.url_exceptions,
       tokenCount: tokenCount, tokenWordStart: tokenWordStart, tokenWords: tokenWords,
-      words: sortedWords, forms: forms, wordForm: wordForm, stemForm: stemForm,
+      words: vocabulary.words, forms: vocabulary.forms, wordForm: vocabulary.wordForm,
+      stemForm: vocabulary.stemForm,
       textStart: textStart, textTokens: textTokens, keywords: keywords,
       nameStart: nameStart, nameWords: name, namePostings: namePostings,
       otherPostings: otherPostings, category: category, city: city, members: members,
-      terms: terms, order: new Int32Array(order)
+      terms: terms, termListings: termListings, order: new Int32Array(order)
     };
   }
 
@@ -502,12 +558,145 @@
     return start;
   }
 
-  /* What a searcher reads, from /search-index.json's entries, a prepared index's
-     columns, or made already (returned as it is). It holds only arrays, typed arrays and
-     plain objects: a worker can make it and hand it over (transferList). */
+  /* What a searcher reads, from /search-index.json's entries, or made already (returned
+     as it is); or, from the head of the index in parts, its prepared vocabulary and
+     what says which part holds what (openIndex loads the parts). It holds only arrays,
+     typed arrays and plain objects: a worker can make it and hand it over
+     (transferList). */
   function prepareIndex(data) {
-    if (data && data.prepared === true) return data;
-    return prepare(Array.isArray(data) ? columnsFromEntries(data) : decodeColumns(data));
+    if (data && (data.prepared === true || data.head === true)) return data;
+    if (Array.isArray(data)) {
+      var columns = columnsFromEntries(data);
+      return prepareEntries(prepareVocabulary(columns.tokens, columns.plurals), columns);
+    }
+    return { head: true, version: data.version, count: data.count, parts: data.parts,
+             tokenPart: decodeNumbers(data.token_part), termPart: decodeNumbers(data.term_part),
+             phonePart: data.phone_part, termListings: decodeNumbers(data.term_listings),
+             url_patterns: data.url_patterns,
+             img_patterns: data.img_patterns, plurals: data.plurals, terms: data.terms,
+             vocabulary: prepareVocabulary(data.tokens, data.plurals) };
+  }
+
+  var partLoads = {};
+
+  /* A part of the index in parts: one fetch per URL at a time (the pool keeps what it
+     holds, not this). */
+  function loadPart(url) {
+    if (!partLoads[url]) {
+      partLoads[url] = fetch(url, { credentials: "same-origin" }).then(function (response) {
+        if (!response.ok) throw new Error("search index part: HTTP " + response.status);
+        return response.json();
+      }).then(function (part) {
+        if (!part || part.format !== PART_FORMAT) throw new Error("search index part: not a part");
+        return part;
+      });
+      partLoads[url].then(forget, forget);
+    }
+    return partLoads[url];
+    function forget() { delete partLoads[url]; }
+  }
+
+  // Entries a page keeps loaded: about 300 bytes each once prepared. Past it, the pool
+  // starts again from the head with the parts of the query asked (which it may exceed).
+  var POOL_LIMIT = 200000;
+
+  /* The search over a prepared index (prepareIndex): answer(query, limit, filters)
+     gives the results (as createSearcher's search), or { needed, missing } (part
+     numbers) when the parts that may hold its matches are not loaded yet; load(that)
+     loads them.
+     The index in parts loads into a pool the head's categories and cities, then the
+     parts each query needs (``partUrl(name)``): the same searcher code ranks what is
+     loaded, which holds every entry that may match. ``poolLimit``: POOL_LIMIT. */
+  function openIndex(data, nameLang, partUrl, poolLimit) {
+    var index = prepareIndex(data);
+    if (!index.head) {
+      var whole = createSearcher(index, nameLang);
+      return { size: whole.size, answer: whole.search, searcher: whole,
+               load: function () { return Promise.resolve(); } };
+    }
+    var pool = null, loaded = null;
+    function emptyPool() {
+      pool = createPool(index.count);
+      loaded = new Uint8Array(index.parts.length);
+      pool.add(index.terms);
+    }
+    emptyPool();
+    var searcher = null;
+    function refresh() {
+      searcher = createSearcher(prepareEntries(index.vocabulary, pool.columns(index)), nameLang);
+    }
+    refresh();
+
+    /* The parts of what the query needs (searcher.needs), in order. */
+    function partsOf(need) {
+      var parts = new Set(), t;
+      if (need.tokens) {
+        for (t = 0; t < need.tokens.length; t++) {
+          if (need.tokens[t] && index.tokenPart[t]) parts.add(index.tokenPart[t] - 1);
+        }
+      }
+      need.terms.forEach(function (term) { if (index.termPart[term]) parts.add(index.termPart[term] - 1); });
+      if (need.phone && index.phonePart) parts.add(index.phonePart - 1);
+      return Array.from(parts).sort(function (a, b) { return a - b; });
+    }
+
+    /* { needed, missing }: the parts a need names, and those not loaded yet; or null
+       when every one is loaded. */
+    function lacking(need) {
+      var needed = partsOf(need);
+      var missing = needed.filter(function (part) { return !loaded[part]; });
+      return missing.length ? { needed: needed, missing: missing } : null;
+    }
+
+    function answer(rawQuery, limit, filters) {
+      var lack = lacking(searcher.needs(rawQuery, filters, false));
+      if (lack) return lack;
+      var result = searcher.search(rawQuery, limit, filters);
+      // No entry holds every word: the closest matches need every word's parts.
+      if (!result.total && result.query.indexOf(" ") >= 0) {
+        lack = lacking(searcher.needs(rawQuery, filters, true));
+        if (lack) return lack;
+      }
+      return result;
+    }
+
+    function fetchParts(parts) {
+      return Promise.all(parts.map(function (part) {
+        return loadPart(partUrl(index.parts[part])).then(function (block) {
+          if (block.version !== index.version) throw new Error("search index part: of another build");
+          return [part, block];
+        });
+      }));
+    }
+
+    function add(pairs) {
+      var added = false;
+      pairs.forEach(function (pair) {
+        if (loaded[pair[0]]) return;
+        loaded[pair[0]] = 1;
+        pool.add(pair[1]);
+        added = true;
+      });
+      if (added) refresh();
+    }
+
+    /* Loads what an answer lacked ({ needed, missing }). When the pool would grow past
+       its limit it starts again from the head with every part the answer needed. */
+    function load(lack) {
+      return fetchParts(lack.missing).then(function (pairs) {
+        var size = pool.number.length;
+        pairs.forEach(function (pair) { size += pair[1].slug ? pair[1].slug.split(" ").length : 0; });
+        if (size <= (poolLimit || POOL_LIMIT)) return add(pairs);
+        var fetched = new Set(lack.missing);
+        return fetchParts(lack.needed.filter(function (part) { return !fetched.has(part); }))
+          .then(function (others) {
+            emptyPool();
+            add(pairs.concat(others));
+          });
+      });
+    }
+
+    return { size: index.count, answer: answer, load: load };
   }
 
   /* The buffers of a prepared index's typed arrays, to transfer rather than copy. */
@@ -688,14 +877,7 @@
       }
     });
     var phones = null, phoneHits = new Uint8Array(count);  // phones: split on the first phone query
-
-    /* The phones of a prepared index's entries (its phones file's ``phone``), given
-       once they are fetched. */
-    function setPhones(text) {
-      var list = String(text).split(" ");
-      if (list.length !== count) throw new Error("search phones: " + list.length + " for " + count + " entries");
-      phones = list;
-    }
+    var compiled = { query: null, q: null };
 
     /* Marks the entries whose phone holds the typed one, in marks and phoneHits. */
     function markPhones(typed) {
@@ -1031,10 +1213,8 @@
       }
       var q = null, phone = phoneQuery(rawQuery);
       if (query) {
-        q = compile(query);
-        // The word with the fewest candidates is likely the longest one.
-        var pivot = q.words.reduce(function (a, b) { return b.word.length > a.word.length ? b : a; });
-        markCandidates(pivot, q.single);
+        q = compiledQuery(query);
+        markCandidates(pivotOf(q), q.single);
         if (phone) markPhones(phone);
       } else {
         marks.fill(1);
@@ -1073,12 +1253,17 @@
         total = closestMatches(q, category, city, filtered, buckets, limit);
         closest = total > 0;
       }
+      // Of no query, a facet the other filter leaves whole counts all the listings of
+      // each term: its totals (an index in parts has not loaded them all).
+      var categoryTotals = !query && city === -1, cityTotals = !query && category === -1;
       index.terms.category.forEach(function (term) {
-        if (categoryCounts[term]) facets.category[slug(term)] = categoryCounts[term];
+        var listings = categoryTotals ? index.termListings[term] : categoryCounts[term];
+        if (listings) facets.category[slug(term)] = listings;
         categoryCounts[term] = 0;
       });
       index.terms.location.forEach(function (term) {
-        if (cityCounts[term]) facets.city[slug(term)] = cityCounts[term];
+        var listings = cityTotals ? index.termListings[term] : cityCounts[term];
+        if (listings) facets.city[slug(term)] = listings;
         cityCounts[term] = 0;
       });
       var items = [];
@@ -1096,7 +1281,44 @@
       index.plurals = pluralForms(pairs);
     }
 
-    return { search: search, size: count, setPhones: setPhones, setPlurals: setPlurals };
+    /* The compiled query, kept for the next call with the same query (needs, then
+       search): its flags are rewritten only by another query. */
+    function compiledQuery(query) {
+      if (compiled.query !== query) compiled = { query: query, q: compile(query) };
+      return compiled.q;
+    }
+
+    /* The word with the fewest candidates: likely the longest one. */
+    function pivotOf(q) {
+      return q.words.reduce(function (a, b) { return b.word.length > a.word.length ? b : a; });
+    }
+
+    /* What may hold a query's matches: the tokens its pivot word (or, ``allWords``,
+       any word) matches (a flag per token, or null; their parts hold the listings of the
+       categories and cities those tokens name too), the categories and cities the
+       filters list when there is no query (their entries), and whether it may be a
+       phone. */
+    function needs(rawQuery, filters, allWords) {
+      var query = normalize(rawQuery), need = { tokens: null, terms: [], phone: false };
+      var category = termIndex("category", filters && filters.category);
+      var city = termIndex("location", filters && filters.city);
+      if (!query) {
+        // Every listing the filters keep, and each facet's counts within the other filter:
+        // the filters' parts.
+        if (category >= 0) need.terms.push(category);
+        if (city >= 0) need.terms.push(city);
+        return need;
+      }
+      var q = compiledQuery(query), tokens = new Uint8Array(index.tokenCount);
+      (allWords ? q.words : [pivotOf(q)]).forEach(function (word) {
+        for (var t = 0; t < index.tokenCount; t++) if (word.flags[t]) tokens[t] = 1;
+      });
+      need.tokens = tokens;
+      need.phone = phoneQuery(rawQuery) !== null;
+      return need;
+    }
+
+    return { search: search, needs: needs, size: count, setPlurals: setPlurals };
   }
 
   function join(base, path) {
@@ -1155,6 +1377,7 @@
     isPhone: function (text) { return phoneQuery(text) !== null; },
     loadIndex: loadIndex,
     prepareIndex: prepareIndex,
+    openIndex: openIndex,
     transferList: transferList,
     createSearcher: createSearcher,
     card: card,

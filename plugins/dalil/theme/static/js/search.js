@@ -1,8 +1,9 @@
 /* Dalil live search (/search/): the header's search box searches as the user types.
-   The index is fetched, parsed and prepared in a worker (search-worker.js), so typing
-   never waits for it; the worker hands the prepared index over and each keystroke is
-   then answered here at once, without a round trip to another thread. The query and
-   the filters live in the page's address (?q=…&category={slug}&city={slug}). */
+   The head of the index in parts is fetched, parsed and prepared in a worker
+   (search-worker.js), so typing never waits for it; the worker hands it over, the page
+   fetches the parts a query needs (once each), and each keystroke whose parts are here
+   is answered at once, without a round trip to another thread. The query and the
+   filters live in the page's address (?q=…&category={slug}&city={slug}). */
 (function () {
   "use strict";
 
@@ -17,7 +18,7 @@
   var limit = parseInt(root.dataset.limit, 10) || 20;
   var facets = Array.prototype.slice.call(document.querySelectorAll("#search-facets select[data-facet]"));
   var shown = limit;
-  var searcher = null;
+  var search = null;
   var failed = false;
   var shownNodes = new Map();
   if (!input) return;
@@ -42,32 +43,27 @@
   // Named by the index's URL: the worker fetches it before anything else.
   var worker = new Worker(root.dataset.worker, { name: new URL(root.dataset.index, location.href).href });
 
-  /* Shows the current state's results; before the index is ready, says it is loading
-     (the state is answered when it is). */
+  /* Shows the current state's results; before the index or the parts the query needs
+     are here, says it is loading (the state is answered when they are). */
   function ask() {
-    // A query of digits waits for the phones, fetched after the index.
-    if (searcher && (phonesDone || !core.isPhone(input.value))) {
-      render(searcher.search(input.value, shown, filters()));
-    } else if (!failed) {
-      setStatus(dalilText("Loading the search index…"));
+    if (!search) {
+      if (!failed) setStatus(dalilText("Loading the search index…"));
+      return;
     }
+    var result = search.answer(input.value, shown, filters());
+    if (!result.missing) {
+      render(result);
+      return;
+    }
+    setStatus(dalilText("Loading the search index…"));
+    search.load(result).then(ask, function () {
+      setStatus(dalilText("The search index could not be loaded. Check your internet connection and reload the page, or browse the directory by category and city."), "error");
+    });
   }
 
-  var phonesDone = !root.dataset.phones;
-
-  /* The prepared index's phones, once its first results are shown; without them (a
-     failed fetch) digits are searched in the texts only. */
-  function fetchPhones() {
-    fetch(root.dataset.phones, { credentials: "same-origin" }).then(function (response) {
-      if (!response.ok) throw new Error("search phones: HTTP " + response.status);
-      return response.json();
-    }).then(function (data) {
-      searcher.setPhones(data.phone);
-    }).catch(function () {}).then(function () {
-      phonesDone = true;
-      root.dataset.phones = "ready";
-      if (core.isPhone(input.value)) ask();
-    });
+  /* A part of the index in parts: {name}.json beside its head. */
+  function partUrl(name) {
+    return new URL(name + ".json", new URL(root.dataset.index, location.href)).href;
   }
 
   /* Each option shows how many listings of the current query it would keep. */
@@ -159,18 +155,26 @@
     history.replaceState(null, "", location.pathname + (search ? "?" + search : ""));
   }
 
+  function indexFailed() {
+    failed = true;
+    root.dataset.ready = "error";
+    setStatus(dalilText("The search index could not be loaded. Check your internet connection and reload the page, or browse the directory by category and city."), "error");
+  }
+
   worker.onmessage = function (event) {
     var message = event.data;
     if (message.type === "index") {
-      searcher = core.createSearcher(message.index, window.dalilNameLang);
-      root.dataset.ready = String(searcher.size);
+      search = core.openIndex(message.index, window.dalilNameLang, partUrl);
+      root.dataset.ready = String(search.size);
       ask();
-      if (!phonesDone) fetchPhones();
     } else if (message.type === "error") {
-      failed = true;
-      root.dataset.ready = "error";
-      setStatus(dalilText("The search index could not be loaded. Check your internet connection and reload the page, or browse the directory by category and city."), "error");
+      indexFailed();
     }
+  };
+  // The worker's own script could not load (offline, never cached): said, not a blank.
+  worker.onerror = function (event) {
+    event.preventDefault();
+    if (!search) indexFailed();
   };
 
   var params = new URLSearchParams(location.search);
