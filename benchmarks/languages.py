@@ -21,7 +21,7 @@ from pathlib import Path
 from . import build, hugo, synthetic
 
 LANGUAGES = ("ar", "fr", "en")
-METRICS = (*build.METRICS, "peak_pss_mib")
+METRICS = build.METRICS
 PSS_INTERVAL = 0.1  # seconds between two samples of a build's PSS
 
 # Each tool's pages of one kind, below a language's folder.
@@ -45,11 +45,12 @@ def prepare_site(repo, workdir, listings, languages):
     site = Path(workdir) / f"languages-n{listings}"
     build.remove(site)
     site.mkdir(parents=True)
-    totals = synthetic.write_content(site / "content", listings, languages)
     (site / "pelicanconf.py").write_text(
         build._settings_dalil(repo, site, {"DALIL_LANGUAGES": list(languages)}), encoding="utf-8")
-    hugo.write_site(site / "hugo", synthetic.generate_files(listings, languages), build.SITEURL,
-                    languages=languages, data_outputs=True)
+    totals = {}
+    content = synthetic.written(site / "content", synthetic.generate_files(listings, languages),
+                                totals)
+    hugo.write_site(site / "hugo", content, build.SITEURL, languages=languages)
     return site, totals
 
 

@@ -157,17 +157,37 @@ def test_hugo_front_matter_follows_the_listing():
 
 
 def test_summarise_takes_ratios_within_rounds():
-    rounds = [{"dalil": {"seconds": 2, "cpu_seconds": 4, "peak_rss_mib": 50},
-               "hugo": {"seconds": 1, "cpu_seconds": 2, "peak_rss_mib": 100}},
-              {"dalil": {"seconds": 6, "cpu_seconds": 8, "peak_rss_mib": 60},
-               "hugo": {"seconds": 4, "cpu_seconds": 2, "peak_rss_mib": 120}},
-              {"dalil": {"seconds": 3, "cpu_seconds": 3, "peak_rss_mib": 55},
-               "hugo": {"seconds": 3, "cpu_seconds": 1, "peak_rss_mib": 110}}]
+    rounds = [{"dalil": {"seconds": 2, "cpu_seconds": 4, "peak_pss_mib": 40, "peak_rss_mib": 50},
+               "hugo": {"seconds": 1, "cpu_seconds": 2, "peak_pss_mib": 90, "peak_rss_mib": 100}},
+              {"dalil": {"seconds": 6, "cpu_seconds": 8, "peak_pss_mib": 50, "peak_rss_mib": 60},
+               "hugo": {"seconds": 4, "cpu_seconds": 2, "peak_pss_mib": 100, "peak_rss_mib": 120}},
+              {"dalil": {"seconds": 3, "cpu_seconds": 3, "peak_pss_mib": 45, "peak_rss_mib": 55},
+               "hugo": {"seconds": 3, "cpu_seconds": 1, "peak_pss_mib": 95, "peak_rss_mib": 110}}]
     summary, ratios = build.summarise(rounds)
     assert summary["dalil"]["seconds"] == {"median": 3, "min": 2, "max": 6, "n": 3}
+    assert summary["dalil"]["failures"] == 0
     assert ratios["dalil/hugo"]["seconds"] == {"median": 1.5, "min": 1.0, "max": 2.0, "n": 3}
     assert ratios["dalil/hugo"]["peak_rss_mib"]["median"] == 0.5
+    assert ratios["dalil/hugo"]["peak_pss_mib"]["median"] == 0.5
     assert "dalil/pelican" not in ratios
+
+
+def test_summarise_leaves_failed_builds_out_of_the_figures():
+    failure = "out of memory: over 16 GiB after 312 s"
+    rounds = [{"dalil": {"seconds": 2, "cpu_seconds": 4, "peak_pss_mib": 40, "peak_rss_mib": 50},
+               "hugo": {"seconds": 312, "cpu_seconds": 300, "peak_pss_mib": 16400,
+                        "peak_rss_mib": 16400, "failure": failure}},
+              {"dalil": {"seconds": 4, "cpu_seconds": 8, "peak_pss_mib": 50, "peak_rss_mib": 60},
+               "hugo": {"seconds": 300, "cpu_seconds": 290, "peak_pss_mib": 16400,
+                        "peak_rss_mib": 16400, "failure": failure}}]
+    summary, ratios = build.summarise(rounds)
+    assert summary["hugo"] == {"failure": failure, "failures": 2}
+    assert summary["dalil"]["seconds"]["median"] == 3 and summary["dalil"]["failures"] == 0
+    assert ratios == {}
+    rounds[1]["hugo"] = {"seconds": 2, "cpu_seconds": 2, "peak_pss_mib": 100, "peak_rss_mib": 100}
+    summary, ratios = build.summarise(rounds)
+    assert summary["hugo"]["seconds"]["n"] == 1 and summary["hugo"]["failures"] == 1
+    assert ratios["dalil/hugo"]["seconds"] == {"median": 2, "min": 2, "max": 2, "n": 1}
 
 
 LANGUAGE_LISTINGS = 300
