@@ -510,7 +510,7 @@ def filesystem(folder):
     completed = subprocess.run(["findmnt", "--json", "--target", str(existing),
                                 "--output", "FSTYPE,SOURCE,TARGET"],
                                capture_output=True, text=True, check=True)
-    (mount,) = json.loads(completed.stdout)["filesystems"]
+    mount = json.loads(completed.stdout)["filesystems"][-1]  # the top one of stacked mounts
     return {"path": str(folder), "type": mount["fstype"],
             "source": mount["source"], "mount_point": mount["target"],
             "in_memory": mount["fstype"] in ("tmpfs", "ramfs")}
