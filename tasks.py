@@ -17,12 +17,22 @@ from dalil import theme_path  # noqa: E402
 from dalil.tasks import *  # noqa: E402,F403
 
 
-@task(help={"sizes": "comma-separated listing counts (default 10000,100000)"})
-def bench_exports(c, sizes="10000,100000"):
-    """Time and peak memory to write export.json, export.csv and every vCard."""
+@task(help={"sizes": "comma-separated listing counts (default 10000,100000)",
+            "validate": "run frictionless validate on the data package instead: wall time, "
+                        "peak memory of its process tree (at most 2 GiB), rows and errors",
+            "workdir": "where the files are written (default: the system's temporary folder)",
+            "report": "with --validate, a JSON file of the figures"})
+def bench_exports(c, sizes="10000,100000", validate=False, workdir=None, report=None):
+    """Time and peak memory to write export.json, export.csv and every vCard; or, with
+    --validate, frictionless's validation of the data package."""
     from benchmarks.exports import main
 
-    main([int(size) for size in sizes.split(",")])
+    results = main([int(size.replace("_", "")) for size in sizes.split(",")], validate, workdir,
+                   report)
+    if validate and not all(figures.get("valid") and figures["within_limit"]
+                            for figures in results):
+        raise Exit("bench-exports: the data package was invalid or frictionless passed its "
+                   "memory limit", code=1)
 
 
 @task(help={"pois": "comma-separated POI counts (default 100000)"})

@@ -81,7 +81,8 @@ MIN_AVAILABLE_KIB = 1536 * 1024
 LOG_TAIL_LINES = 20
 
 
-def measure(command, cwd, log_path, env=None, pss_interval=PSS_INTERVAL, memory_limit_kib=None):
+def measure(command, cwd, log_path, env=None, pss_interval=PSS_INTERVAL, memory_limit_kib=None,
+            stdout_path=None):
     """Run ``command`` to its end: wall seconds, CPU seconds and peak memory of its process tree.
 
     ``wait4`` reports the child's own usage plus that of every descendant it waited
@@ -91,12 +92,15 @@ def measure(command, cwd, log_path, env=None, pss_interval=PSS_INTERVAL, memory_
     ``memory_limit_kib``, the tree is killed when it grows past it or the machine's
     MemAvailable falls under ``MIN_AVAILABLE_KIB``, and ``failure`` says so. A build that
     fails otherwise has its return code in ``failure``; either way ``log_tail`` holds its
-    last lines.
+    last lines. With ``stdout_path``, the standard output goes there, the log has the errors.
     """
-    with open(log_path, "w", encoding="utf-8") as log:
+    with contextlib.ExitStack() as stack:
+        log = stack.enter_context(open(log_path, "w", encoding="utf-8"))
+        stdout = stack.enter_context(open(stdout_path, "wb")) if stdout_path else log
         started = time.perf_counter()
         # Its own process group: a memory kill reaches the build's workers too.
-        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=stdout,
+                                   stderr=log if stdout_path else subprocess.STDOUT,
                                    start_new_session=True)
         sampler = PssSampler(process.pid, pss_interval, memory_limit_kib)
         try:

@@ -462,3 +462,24 @@ def test_scaling_takes_the_median_cold_builds_and_the_million_bound():
     assert figures["1m_over_100k"] == {"ratio": 11.58, "at_most": 11.0, "met": False}
     failed = {100_000: entry(95), 1_000_000: {"summary": {"dalil": {"failure": "x"}}}}
     assert build.scaling(failed) == {}
+
+
+def test_bench_exports_validates_the_data_package_with_frictionless(tmp_path):
+    report_path = tmp_path / "validate.json"
+    completed = subprocess.run(
+        [sys.executable, "-m", "invoke", "-r", str(REPO), "bench-exports", "--sizes", "700",
+         "--validate", "--workdir", str(tmp_path), "--report", str(report_path)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    assert report["filesystem"]["path"].startswith(str(tmp_path))
+    (figures,) = report["validate"]
+    assert figures["listings"] == 700 and figures["returncode"] == 0
+    assert figures["valid"] is True and figures["within_limit"] is True
+    assert figures["limit_gib"] == 2 and 10 < figures["peak_pss_mib"] < 2048
+    assert {name: (stats["rows"], stats["errors"]) for name, stats
+            in figures["resources"].items()} == {"directory-csv": (700, 0),
+                                                 "directory-json": (700, 0),
+                                                 "directory-geojson": (None, 0)}
+    assert figures["exports_mib"]["export.json"] > 0.1
+    assert list(tmp_path.iterdir()) == [report_path]  # the written package removed
