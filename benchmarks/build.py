@@ -3,14 +3,20 @@
 For each size the same synthetic listings become a Dalil site (every plugin of the
 repository's ``pelicanconf.py`` plus ``benchmarks.timings`` for per-output timings),
 a plain Pelican site (the listings as ordinary articles, default theme, no feeds)
-and a Hugo site (``benchmarks.hugo``: listing, category and city pages, sitemap,
-RSS). Cold builds run interleaved (Dalil, Hugo, Pelican, Dalil, …), each in its own
-process with wall time, CPU time and peak RSS from ``wait4``; ratios are taken
-within a round, then their median and range. Then Dalil rebuilds with the content
-cache after one edited listing (files rewritten counted), and ``invoke livereload``
-runs in the site's folder to time a save until the listing's page is rewritten.
-Hugo is Debian's ``hugo`` package: the bench installs nothing.
+and a Hugo site doing Dalil's job (``benchmarks.hugo``: listing, category and city pages,
+sitemap, RSS, a vCard per listing, the search index, the JSON and CSV exports), written in
+one streaming pass. Cold builds run interleaved (Dalil, Hugo, Pelican, Dalil, …), each in
+its own process group: wall time and CPU time from ``wait4``, peak memory as the PSS of
+the whole process tree (sampled; the largest process's RSS beside it). Every build runs
+under a memory ceiling: past it, or with the machine's available memory running out, its
+tree is killed and the failure recorded (Hugo at a million listings). Ratios are taken
+within a round, then their median and range. Then Dalil rebuilds with the content cache
+after one edited listing (files rewritten counted), and ``invoke livereload`` runs in the
+site's folder to time a save until the listing's page is rewritten. The report names the
+work folder's filesystem (the ordinary disk by default, or tmpfs). Hugo is Debian's
+``hugo`` package: the bench installs nothing.
 """
+
 
 import collections
 import contextlib
