@@ -78,9 +78,11 @@ def _settings_plain(site):
     return "".join(f"{key} = {value!r}\n" for key, value in values.items())
 
 
-# Seconds between two samples of a build's tree PSS: reading a 15 GiB process's
-# smaps_rollup takes the kernel tens of milliseconds of a shared core.
+# Seconds between two samples of a build's tree PSS, at least: reading a large process's
+# smaps_rollup takes the kernel tens of milliseconds per GiB (37 ms at 2 GiB), so the wait
+# grows to SAMPLE_SHARE's inverse times a sample's cost, keeping the sampler off the build's cores.
 PSS_INTERVAL = 0.2
+SAMPLE_SHARE = 0.1
 MEMORY_LIMIT_GIB = 16  # default ceiling of a build's tree PSS (the machine has 23 GiB)
 # A build is stopped too when the machine's MemAvailable falls under this, whatever its own size.
 MIN_AVAILABLE_KIB = 1536 * 1024
@@ -199,8 +201,8 @@ def mem_available_kib():
 
 
 class PssSampler:
-    """The largest ``tree_pss_kib(pid)`` sampled every ``interval`` seconds, in a thread
-    (``os.wait4`` in the main thread lets it run). With ``limit_kib``, the tree is killed
+    """The largest ``tree_pss_kib(pid)`` sampled every ``interval`` seconds or more (at
+    most ``SAMPLE_SHARE`` of a core), in a thread (``os.wait4`` in the main thread lets it run). With ``limit_kib``, the tree is killed
     when its PSS passes it or the machine's MemAvailable falls under ``MIN_AVAILABLE_KIB``;
     ``over`` then says which."""
 
@@ -213,6 +215,7 @@ class PssSampler:
 
     def _run(self):
         while not self.done.is_set():
+            started = time.perf_counter()
             pss = tree_pss_kib(self.pid)
             self.peak = max(self.peak, pss)
             if self.limit_kib is not None:
@@ -225,7 +228,8 @@ class PssSampler:
                 if self.over:
                     kill_tree(self.pid)
                     return
-            self.done.wait(self.interval)
+            cost = time.perf_counter() - started
+            self.done.wait(max(self.interval, cost / SAMPLE_SHARE - cost))
 
     def stop(self):
         self.done.set()
@@ -581,7 +585,7 @@ def run(repo, sizes, workdir, report_path=None, rounds=3, hugo_command="hugo",
               "plugins": plugins_of(repo), "workdir": filesystem(workdir),
               "memory_limit_gib": memory_limit_gib,
               "min_available_gib": MIN_AVAILABLE_KIB / 2**20,
-              "pss_interval_seconds": PSS_INTERVAL,
+              "pss_interval_seconds": PSS_INTERVAL, "pss_sample_share": SAMPLE_SHARE,
               "started": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
               "sizes": []}
     echo(f"bench: building on {report['workdir']['type']} ({report['workdir']['path']}), "
