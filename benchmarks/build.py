@@ -202,9 +202,9 @@ def mem_available_kib():
 
 class PssSampler:
     """The largest ``tree_pss_kib(pid)`` sampled every ``interval`` seconds or more (at
-    most ``SAMPLE_SHARE`` of a core), in a thread (``os.wait4`` in the main thread lets it run). With ``limit_kib``, the tree is killed
-    when its PSS passes it or the machine's MemAvailable falls under ``MIN_AVAILABLE_KIB``;
-    ``over`` then says which."""
+    most ``SAMPLE_SHARE`` of a core), in a thread (``os.wait4`` in the main thread lets it
+    run). With ``limit_kib``, the tree is killed when its PSS passes it or the machine's
+    MemAvailable falls under ``MIN_AVAILABLE_KIB``; ``over`` then says which."""
 
     def __init__(self, pid, interval, limit_kib=None):
         self.pid, self.interval, self.limit_kib = pid, interval, limit_kib
@@ -517,7 +517,7 @@ def bench_size(repo, workdir, listings, rounds=3, hugo_command="hugo", with_peli
 
 
 def filesystem(folder):
-    """The filesystem ``folder`` is on: its type (``ext4``, ``tmpfs``, …), source and mount point."""
+    """The filesystem ``folder`` is on: its type (``ext4``, ``tmpfs``, …), source, mount point."""
     folder = existing = Path(folder).resolve()
     while not existing.exists():  # the work folder is made later
         existing = existing.parent
