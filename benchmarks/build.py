@@ -629,7 +629,9 @@ def summary_line(entry):
               f"{ratio['peak_pss_mib']['median']:.2f}x memory" for name, ratio in ratios.items()]
     parts += [f"{tool} failed: {values['failure']}" for tool, values in entry["summary"].items()
               if "failure" in values and tool != "dalil"]
-    warm = entry["warm_edit"]
+    warm = entry.get("warm_edit")
+    if warm is None:
+        return " | ".join([*parts, "no edits: the last cold build failed"])
     parts.append(f"warm edit {warm['seconds']['median']:.2f} s" if "seconds" in warm
                  else f"warm edit failed: {warm['failure']}")
     live = entry["livereload_edit"]

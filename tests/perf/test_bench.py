@@ -483,3 +483,24 @@ def test_bench_exports_validates_the_data_package_with_frictionless(tmp_path):
                                                  "directory-geojson": (None, 0)}
     assert figures["exports_mib"]["export.json"] > 0.1
     assert list(tmp_path.iterdir()) == [report_path]  # the written package removed
+
+
+def test_a_peer_out_of_memory_is_reported_in_the_line_and_the_table():
+    figures = {"median": 100.0, "min": 100.0, "max": 100.0, "n": 1}
+    failure = "out of memory: over 16 GiB after 312 s"
+    entry = {"listings": 1_000_000, "rounds": [], "ratios": {}, "dalil_files": 3,
+             "summary": {"dalil": {**{metric: figures for metric in build.METRICS},
+                                   "failures": 0},
+                         "hugo": {"failure": failure, "failures": 1}},
+             "warm_edit": {"rounds": [{"rewritten_files": 4}],
+                           **{metric: figures for metric in build.METRICS}},
+             "livereload_edit": {"seconds": figures}, "dalil_outputs_seconds": {}}
+    assert f"hugo failed: {failure}" in build.summary_line(entry)
+    report = {"workdir": {"type": "ext4", "path": "/bench"}, "sizes": [entry],
+              "scaling": {"1m_over_100k": {"ratio": 10.5, "at_most": 11.0, "met": True}}}
+    tables = build.table(report)
+    assert "on ext4 (/bench)" in tables[0].title
+    cells = [list(column.cells) for column in tables[0].columns]
+    assert cells[1] == ["dalil", "hugo"] and cells[2][1] == failure
+    assert [list(column.cells) for column in tables[-1].columns] == [
+        ["1m / 100k"], ["10.50×"], ["≤ 11.0×: met"]]
