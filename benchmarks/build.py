@@ -79,8 +79,8 @@ def _settings_plain(site):
 
 
 # Seconds between two samples of a build's tree PSS, at least: reading a large process's
-# smaps_rollup takes the kernel tens of milliseconds per GiB (37 ms at 2 GiB), so the wait
-# grows to SAMPLE_SHARE's inverse times a sample's cost, keeping the sampler off the build's cores.
+# smaps_rollup costs the kernel tens of milliseconds per GiB (37 ms at 2 GiB), so a costly
+# sample lengthens the wait, the sampler keeping to SAMPLE_SHARE of a core.
 PSS_INTERVAL = 0.2
 SAMPLE_SHARE = 0.1
 MEMORY_LIMIT_GIB = 16  # default ceiling of a build's tree PSS (the machine has 23 GiB)
