@@ -1,19 +1,20 @@
-"""The synthetic directory as a Hugo site, for ``invoke bench`` to compare against.
+"""The synthetic directory as a Hugo site doing Dalil's job, for ``invoke bench`` and
+``invoke bench-languages`` to compare against.
 
 From the same ``(relpath, text)`` pairs as the Dalil and plain Pelican builds: every
 published listing a page at Dalil's URL (``/directory/listing/<slug>/``) showing its
 name, address, contacts, category, city and body; category and city term pages of
 24 listings each (Dalil's ``DALIL_DIRECTORY_PER_PAGE``); the news, blog and pages;
-Hugo's own sitemap and the home page's RSS. Front matter is JSON (``json.dumps``).
+Hugo's own sitemap and the home page's RSS; and Dalil's data files through Hugo's custom
+output formats: a vCard per published listing, the search index, the JSON and CSV
+exports. Front matter is JSON (``json.dumps``).
 
-``write_site(..., languages=("ar", "fr", "en"), data_outputs=True)`` is the same site in
-Hugo's multilingual mode (``invoke bench-languages``): the first language at the root,
-each other under ``/{lang}/``, every page in every language (a listing's, category's or
-city's ``Name_{lang}`` as its title where it has one; a news item's ``Lang:`` translation
-where there is one, else the page as written), ``hreflang`` links between a page's
-versions; and Dalil's data files, written once through output formats of the first
-language's pages only: a vCard per published listing, the search index, the JSON and
-CSV exports.
+``write_site(..., languages=("ar", "fr", "en"))`` is the same site in Hugo's multilingual
+mode (``invoke bench-languages``): the first language at the root, each other under
+``/{lang}/``, every page in every language (a listing's, category's or city's
+``Name_{lang}`` as its title where it has one; a news item's ``Lang:`` translation where
+there is one, else the page as written), ``hreflang`` links between a page's versions;
+the data files written once, through output formats of the first language's pages only.
 """
 
 import json
@@ -250,36 +251,33 @@ def _write_layouts(folder, layouts):
         path.write_text(text, encoding="utf-8")
 
 
-def write_site(folder, files, baseurl, languages=None, data_outputs=False):
-    """Write the Hugo site for ``files`` (``(relpath, text)`` pairs) into ``folder`` (emptied).
+def write_site(folder, files, baseurl, languages=("ar",)):
+    """Write the Hugo site for ``files`` (``(relpath, text)`` pairs) into ``folder`` (emptied):
+    Hugo's multilingual mode with every page in each of ``languages`` (one by default) and
+    Dalil's data files (see the module).
 
-    With ``languages`` (``("ar", "fr", "en")``), Hugo's multilingual mode with every page
-    in each language; with ``data_outputs``, Dalil's data files too (see the module)."""
+    ``files`` come in ``synthetic.generate_files``'s order (categories and cities before the
+    listings that name them, a translation after its original) and are written as they come,
+    so a million listings are never held at once."""
     folder = Path(folder)
     if folder.exists():
         shutil.rmtree(folder)
-    if languages is None and not data_outputs:
-        return _write_one_language(folder, files, baseurl)
-    languages = list(languages or [CONFIG["defaultContentLanguage"]])
-    config = {**CONFIG, "baseURL": baseurl.rstrip("/") + "/",
-              "defaultContentLanguage": languages[0], "defaultContentLanguageInSubdir": False,
+    languages = list(languages)
+    first = languages[0]
+    config = {**CONFIG, **DATA_FORMATS, "baseURL": baseurl.rstrip("/") + "/",
+              "defaultContentLanguage": first, "defaultContentLanguageInSubdir": False,
               "languages": {lang: {"weight": weight, "languageCode": lang,
                                    "languageName": LANGUAGE_NAMES[lang][0],
                                    "languageDirection": LANGUAGE_NAMES[lang][1],
                                    "title": LANGUAGE_NAMES[lang][2]}
                             for weight, lang in enumerate(languages, 1)}}
-    layouts = {**LAYOUTS, "_default/baseof.html": BASE_LANGUAGES}
-    if data_outputs:
-        config.update(DATA_FORMATS)
-        layouts.update(DATA_LAYOUTS)
     (folder / "content").mkdir(parents=True)
     (folder / "config.json").write_text(json.dumps(config, ensure_ascii=False, indent=1),
                                         encoding="utf-8")
-    _write_layouts(folder, layouts)
+    _write_layouts(folder, {**LAYOUTS, "_default/baseof.html": BASE_LANGUAGES, **DATA_LAYOUTS})
 
-    # Each page's versions: (kind, stem) -> {lang: (fields, body)}; a file without
-    # ``Lang`` is in the first language.
-    versions, names = {}, {"categories": {}, "cities": {}}
+    names = {"categories": {}, "cities": {}}
+    translated = set()  # (kind, stem, lang) of each page written from its own translation
     for relpath, text in files:
         kind, name = relpath.split("/", 1)
         if kind == "images":
@@ -288,62 +286,40 @@ def write_site(folder, files, baseurl, languages=None, data_outputs=False):
             target.write_text(text, encoding="utf-8")
             continue
         fields, body = split_metadata(text)
-        lang = fields.get("lang", languages[0])
+        lang = fields.get("lang", first)
         stem = fields.get("slug") or name[:-3]
-        versions.setdefault((kind, stem), {})[lang] = (fields, body)
-        if kind in names and lang == languages[0]:
+        if kind in names and lang == first:
             names[kind][stem] = fields
-
-    for (kind, stem), by_lang in versions.items():
-        first_fields, first_body = by_lang[languages[0]]
-        for lang in languages:
-            fields, body = by_lang.get(lang, (first_fields, first_body))
-            matter = front_matter(kind, fields, names if data_outputs else None)
-            if kind in names:  # a term's other names, for the search index
-                matter.update({key: fields[key] for key in ("name_en", "name_fr")
-                               if key in fields})
-            if lang != languages[0] and fields.get(f"name_{lang}"):
-                matter["title"] = fields[f"name_{lang}"]
-            suffix = "" if lang == languages[0] else f".{lang}"
-            if kind in ("categories", "cities"):
-                # A term's own page: its title and description on the term list page.
-                target = folder / "content" / kind / stem / f"_index{suffix}.md"
-            else:
-                target = folder / "content" / kind / f"{stem}{suffix}.md"
-                if (data_outputs and kind == "listings" and lang == languages[0]
-                        and not matter.get("draft") and "_build" not in matter):
-                    matter["outputs"] = LISTING_DATA_OUTPUTS
-            _write_page(target, matter, body)
+        # A file in the first language is every language's page until a translation
+        # (which comes after it) replaces that language's.
+        for version in languages if lang == first else [lang]:
+            if (kind, stem, version) not in translated:
+                _write_version(folder, kind, stem, fields, body, version, first, names)
+        if lang != first:
+            translated.add((kind, stem, lang))
     for lang in languages:
-        home = {"title": LANGUAGE_NAMES[lang][2]}
-        if data_outputs:
-            home["outputs"] = HOME_DATA_OUTPUTS if lang == languages[0] else ["HTML", "RSS"]
-        suffix = "" if lang == languages[0] else f".{lang}"
+        home = {"title": LANGUAGE_NAMES[lang][2],
+                "outputs": HOME_DATA_OUTPUTS if lang == first else ["HTML", "RSS"]}
+        suffix = "" if lang == first else f".{lang}"
         _write_page(folder / "content" / f"_index{suffix}.md", home, "")
     return folder
 
 
-def _write_one_language(folder, files, baseurl):
-    """The one-language site, pages only (``invoke bench``'s Hugo job)."""
-    config = {**CONFIG, "baseURL": baseurl.rstrip("/") + "/"}
-    (folder / "content").mkdir(parents=True)
-    (folder / "config.json").write_text(json.dumps(config, ensure_ascii=False, indent=1),
-                                        encoding="utf-8")
-    _write_layouts(folder, LAYOUTS)
-    for relpath, text in files:
-        kind, name = relpath.split("/", 1)
-        if kind == "images":
-            target = folder / "static" / relpath
-        elif kind in ("categories", "cities"):
-            # A term's own page: its title and description on the term list page.
-            target = folder / "content" / kind / name[:-3] / "_index.md"
-        else:
-            target = folder / "content" / relpath
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if kind == "images":
-            target.write_text(text, encoding="utf-8")
-            continue
-        fields, body = split_metadata(text)
-        target.write_text(json.dumps(front_matter(kind, fields), ensure_ascii=False, indent=1)
-                          + "\n\n" + body, encoding="utf-8")
-    return folder
+def _write_version(folder, kind, stem, fields, body, lang, first, names):
+    """One page of a synthetic file in ``lang``; a published listing's first-language page
+    also has its vCard."""
+    matter = front_matter(kind, fields, names)
+    if kind in names:  # a term's other names, for the search index
+        matter.update({key: fields[key] for key in ("name_en", "name_fr") if key in fields})
+    if lang != first and fields.get(f"name_{lang}"):
+        matter["title"] = fields[f"name_{lang}"]
+    suffix = "" if lang == first else f".{lang}"
+    if kind in names:
+        # A term's own page: its title and description on the term list page.
+        target = folder / "content" / kind / stem / f"_index{suffix}.md"
+    else:
+        target = folder / "content" / kind / f"{stem}{suffix}.md"
+        if (kind == "listings" and lang == first and not matter.get("draft")
+                and "_build" not in matter):
+            matter["outputs"] = LISTING_DATA_OUTPUTS
+    _write_page(target, matter, body)

@@ -10,8 +10,9 @@ news and home page in each language, and the data files (a vCard per listing, th
 index, the JSON and CSV exports) once. Cold builds run interleaved (Dalil, Hugo, Dalil, …)
 on the work folder's disk, each in its own process: wall time, CPU time of the process
 tree (``wait4``), peak RSS of its largest process and peak PSS of the whole tree (sampled,
-``build.PssSampler``), which counts the pages Dalil's forked workers share once. The
-report counts each tool's pages per language and where each data file was written.
+``build.PssSampler``), which counts the pages Dalil's forked workers share once; a build
+past ``build.MEMORY_LIMIT_GIB`` is killed and recorded as failed. The report counts each
+tool's pages per language and where each data file was written.
 """
 
 import datetime as dt
@@ -21,8 +22,9 @@ from pathlib import Path
 from . import build, hugo, synthetic
 
 LANGUAGES = ("ar", "fr", "en")
-METRICS = (*build.METRICS, "peak_pss_mib")
+METRICS = build.METRICS
 PSS_INTERVAL = 0.1  # seconds between two samples of a build's PSS
+MEMORY_LIMIT_KIB = build.MEMORY_LIMIT_GIB * 2**20  # a build past it is killed (build.measure)
 
 # Each tool's pages of one kind, below a language's folder.
 PAGES = {
@@ -45,11 +47,12 @@ def prepare_site(repo, workdir, listings, languages):
     site = Path(workdir) / f"languages-n{listings}"
     build.remove(site)
     site.mkdir(parents=True)
-    totals = synthetic.write_content(site / "content", listings, languages)
     (site / "pelicanconf.py").write_text(
         build._settings_dalil(repo, site, {"DALIL_LANGUAGES": list(languages)}), encoding="utf-8")
-    hugo.write_site(site / "hugo", synthetic.generate_files(listings, languages), build.SITEURL,
-                    languages=languages, data_outputs=True)
+    totals = {}
+    content = synthetic.written(site / "content", synthetic.generate_files(listings, languages),
+                                totals)
+    hugo.write_site(site / "hugo", content, build.SITEURL, languages=languages)
     return site, totals
 
 
@@ -57,10 +60,11 @@ def cold_round(repo, site, hugo_command, number):
     """One interleaved round of cold builds: Dalil, then Hugo, each from nothing."""
     build.remove(site / "dalil-output", site / "dalil-cache")
     builds = {"dalil": build.run_build(repo, site, site / "pelicanconf.py", f"dalil-cold-{number}",
-                                       pss_interval=PSS_INTERVAL)}
+                                       pss_interval=PSS_INTERVAL,
+                                       memory_limit_kib=MEMORY_LIMIT_KIB)}
     build.remove(site / "hugo-output", site / "hugo-cache")
     builds["hugo"] = build.run_hugo(hugo_command, site, f"hugo-{number}",
-                                    pss_interval=PSS_INTERVAL)
+                                    pss_interval=PSS_INTERVAL, memory_limit_kib=MEMORY_LIMIT_KIB)
     return builds
 
 
@@ -93,14 +97,13 @@ def bench_size(repo, workdir, listings, languages=LANGUAGES, rounds=3, hugo_comm
     cold = []
     for number in range(1, rounds + 1):
         cold.append(cold_round(repo, site, hugo_command, number))
-        echo(f"  round {number}: " + ", ".join(
-            f"{tool} {result['seconds']:.2f} s {result['cpu_seconds']:.1f} CPU-s "
-            f"{result['peak_pss_mib']:.0f} MiB PSS" for tool, result in cold[-1].items()))
+        echo(f"  round {number}: " + ", ".join(build._build_line(tool, result)
+                                               for tool, result in cold[-1].items()))
     summary, ratios = build.summarise(cold, METRICS)
     outputs = {"dalil": site / "dalil-output", "hugo": site / "hugo-output"}
-    ratio = ratios["dalil/hugo"]
     failed = sorted({tool for builds in cold for tool, result in builds.items()
-                     if result["returncode"]})
+                     if "failure" in result})
+    ratio = ratios.get("dalil/hugo", {metric: {"median": None} for metric in TARGETS})
     pages = {tool: pages_per_language(outputs[tool], PAGES[tool], languages) for tool in outputs}
     # A failed build, or one that wrote fewer languages (a Dalil without DALIL_LANGUAGES),
     # did not do the same job: no verdict then.
@@ -163,6 +166,9 @@ def table(report):
     for entry in report["sizes"]:
         size = f"{entry['listings']:,}"
         for tool, values in entry["summary"].items():
+            if "failure" in values:
+                builds.add_row(size, tool, values["failure"], "", "", "", "")
+                continue
             builds.add_row(size, tool, build._median_range(values["seconds"]),
                            build._median_range(values["cpu_seconds"], digits=1),
                            build._median_range(values["peak_pss_mib"], digits=0),
@@ -171,7 +177,10 @@ def table(report):
             pages.add_row(size, tool, *(" / ".join(str(count) for count in
                                                    entry["pages"][tool][lang].values())
                                         for lang in entry["languages"]))
-        ratio, verdict = entry["ratios"]["dalil/hugo"], entry["issue_42"]
+        ratio, verdict = entry["ratios"].get("dalil/hugo"), entry["issue_42"]
+        if ratio is None:
+            ratios.add_row(size, "", "", "", f"{' and '.join(entry['failed'])} failed")
+            continue
         ratios.add_row(size, *(build._median_range(ratio[metric], "×")
                                for metric in ("seconds", "cpu_seconds", "peak_pss_mib")),
                        f"{' and '.join(entry['failed'])} failed" if entry["failed"] else

@@ -246,16 +246,25 @@ def _french_news(news):
                    ("Summary", " ".join(rng.choice(WORDS_FR) for _ in range(15)))])
 
 
-def write_content(folder, listings, languages=("ar",)):
-    """Write the synthetic site under ``folder`` (emptied first); returns file counts."""
+def written(folder, files, totals):
+    """Write each of ``files`` (``(relpath, text)``) under ``folder`` (emptied first) and yield
+    it on, counting files per top folder in ``totals``: one pass of ``generate_files`` feeds
+    another writer (the Hugo site's) without holding the site."""
     folder = Path(folder)
     if folder.exists():
         shutil.rmtree(folder)
-    totals = {}
-    for relpath, text in generate_files(listings, languages):
+    for relpath, text in files:
         path = folder / relpath
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         kind = relpath.split("/", 1)[0]
         totals[kind] = totals.get(kind, 0) + 1
+        yield relpath, text
+
+
+def write_content(folder, listings, languages=("ar",)):
+    """Write the synthetic site under ``folder`` (emptied first); returns file counts."""
+    totals = {}
+    for _ in written(folder, generate_files(listings, languages), totals):
+        pass
     return totals

@@ -46,6 +46,12 @@ def test_the_three_tools_built_the_same_content_in_interleaved_rounds(report):
             assert build_["returncode"] == 0
             assert build_["seconds"] > 0 and build_["cpu_seconds"] > 0
             assert build_["peak_rss_mib"] > 10
+            # The whole tree's PSS, the reported memory: Dalil's workers are in it.
+            assert build_["peak_pss_mib"] > 10 and "failure" not in build_
+    assert data["memory_limit_gib"] == 16
+    assert data["workdir"]["path"] == str(workdir)
+    assert data["workdir"]["type"] and data["workdir"]["in_memory"] is (
+        data["workdir"]["type"] == "tmpfs")
     # Interleaved: each round's logs were written in order, before the next round's.
     site = workdir / "n1000"
     logs = [site / f"{name}-{number}.log" for number in range(1, ROUNDS + 1)
@@ -83,6 +89,35 @@ def test_hugo_wrote_term_pages_a_sitemap_and_rss(report):
     links = [link.get("href") for link in page.iter("a")]
     assert [href for href in links if href.startswith("/categories/")]
     assert [href for href in links if href.startswith("/cities/")]
+
+
+def test_hugo_did_dalils_job_vcards_exports_and_search_index(report):
+    _, workdir, _ = report
+    site = workdir / "n1000"
+    exported = sorted(path.stem for path in (site / "content" / "listings").glob("*.md")
+                      if "\nStatus:" not in path.read_text(encoding="utf-8"))
+    output = site / "hugo-output"
+    assert sorted(path.parent.name for path in output.glob("directory/listing/*/contact.vcf")) \
+        == exported
+    first = (site / "content" / "listings" / f"{exported[0]}.md").read_text(encoding="utf-8")
+    fields, _ = hugo.split_metadata(first)
+    card = vobject.readOne((output / "directory" / "listing" / exported[0] / "contact.vcf")
+                           .read_text("utf-8"))
+    assert card.fn.value == fields["title"] and card.email.value == fields["email"]
+    records = json.loads((output / "directory" / "export.json").read_text("utf-8"))
+    assert [record["url"] for record in records] == [
+        f"{build.SITEURL}/directory/listing/{slug}/" for slug in exported]
+    with open(output / "directory" / "export.csv", encoding="utf-8-sig", newline="") as file:
+        rows = list(csv.DictReader(file))
+    assert [row["name"] for row in rows] == [record["name"] for record in records]
+    index = json.loads((output / "search-index.json").read_text("utf-8"))
+    assert sorted(item["s"] for item in index if item["t"] == "listing") == exported
+    assert sum(item["t"] == "category" for item in index) == len(CATEGORIES)
+    # One language: no language folders, no hreflang links.
+    assert not (output / "fr").exists()
+    page = html.parse(str(output / "directory" / "listing" / exported[0] / "index.html"))
+    assert (page.getroot().get("lang"), page.getroot().get("dir")) == ("ar", "rtl")
+    assert not [link for link in page.iter("link") if link.get("hreflang")]
 
 
 def test_ratios_are_the_median_of_each_rounds_ratio(report):
@@ -157,17 +192,37 @@ def test_hugo_front_matter_follows_the_listing():
 
 
 def test_summarise_takes_ratios_within_rounds():
-    rounds = [{"dalil": {"seconds": 2, "cpu_seconds": 4, "peak_rss_mib": 50},
-               "hugo": {"seconds": 1, "cpu_seconds": 2, "peak_rss_mib": 100}},
-              {"dalil": {"seconds": 6, "cpu_seconds": 8, "peak_rss_mib": 60},
-               "hugo": {"seconds": 4, "cpu_seconds": 2, "peak_rss_mib": 120}},
-              {"dalil": {"seconds": 3, "cpu_seconds": 3, "peak_rss_mib": 55},
-               "hugo": {"seconds": 3, "cpu_seconds": 1, "peak_rss_mib": 110}}]
+    rounds = [{"dalil": {"seconds": 2, "cpu_seconds": 4, "peak_pss_mib": 45, "peak_rss_mib": 50},
+               "hugo": {"seconds": 1, "cpu_seconds": 2, "peak_pss_mib": 90, "peak_rss_mib": 100}},
+              {"dalil": {"seconds": 6, "cpu_seconds": 8, "peak_pss_mib": 60, "peak_rss_mib": 60},
+               "hugo": {"seconds": 4, "cpu_seconds": 2, "peak_pss_mib": 100, "peak_rss_mib": 120}},
+              {"dalil": {"seconds": 3, "cpu_seconds": 3, "peak_pss_mib": 50, "peak_rss_mib": 55},
+               "hugo": {"seconds": 3, "cpu_seconds": 1, "peak_pss_mib": 100, "peak_rss_mib": 110}}]
     summary, ratios = build.summarise(rounds)
     assert summary["dalil"]["seconds"] == {"median": 3, "min": 2, "max": 6, "n": 3}
+    assert summary["dalil"]["failures"] == 0
     assert ratios["dalil/hugo"]["seconds"] == {"median": 1.5, "min": 1.0, "max": 2.0, "n": 3}
     assert ratios["dalil/hugo"]["peak_rss_mib"]["median"] == 0.5
+    assert ratios["dalil/hugo"]["peak_pss_mib"]["median"] == 0.5
     assert "dalil/pelican" not in ratios
+
+
+def test_summarise_leaves_failed_builds_out_of_the_figures():
+    failure = "out of memory: over 16 GiB after 312 s"
+    rounds = [{"dalil": {"seconds": 2, "cpu_seconds": 4, "peak_pss_mib": 40, "peak_rss_mib": 50},
+               "hugo": {"seconds": 312, "cpu_seconds": 300, "peak_pss_mib": 16400,
+                        "peak_rss_mib": 16400, "failure": failure}},
+              {"dalil": {"seconds": 4, "cpu_seconds": 8, "peak_pss_mib": 50, "peak_rss_mib": 60},
+               "hugo": {"seconds": 300, "cpu_seconds": 290, "peak_pss_mib": 16400,
+                        "peak_rss_mib": 16400, "failure": failure}}]
+    summary, ratios = build.summarise(rounds)
+    assert summary["hugo"] == {"failure": failure, "failures": 2}
+    assert summary["dalil"]["seconds"]["median"] == 3 and summary["dalil"]["failures"] == 0
+    assert ratios == {}
+    rounds[1]["hugo"] = {"seconds": 2, "cpu_seconds": 2, "peak_pss_mib": 100, "peak_rss_mib": 100}
+    summary, ratios = build.summarise(rounds)
+    assert summary["hugo"]["seconds"]["n"] == 1 and summary["hugo"]["failures"] == 1
+    assert ratios["dalil/hugo"]["seconds"] == {"median": 2, "min": 2, "max": 2, "n": 1}
 
 
 LANGUAGE_LISTINGS = 300
@@ -350,3 +405,102 @@ def test_tree_pss_of_a_finished_process_is_zero():
     process.wait()
     time.sleep(0.05)
     assert build.tree_pss_kib(process.pid) == 0
+
+
+# A parent that forks a child allocating 64 MiB a step: the child's memory is the tree's.
+GROW = ("import os, time\n"
+        "if os.fork() == 0:\n"
+        "    blocks = []\n"
+        "    for _ in range(40):\n"
+        "        blocks.append(bytearray(64 * 2**20))\n"
+        "        blocks[-1][::4096] = b'x' * len(blocks[-1][::4096])\n"
+        "        time.sleep(0.05)\n"
+        "    os._exit(0)\n"
+        "os.wait()\n")
+
+
+def test_the_memory_ceiling_kills_the_whole_tree_and_says_so(tmp_path):
+    log = tmp_path / "grow.log"
+    result = build.measure(_python(GROW), tmp_path, log, pss_interval=0.05,
+                           memory_limit_kib=300 * 1024)
+    assert result["failure"].startswith("out of memory: over 0.293 GiB after "), result
+    assert result["returncode"] == -9  # killed, not finished: 40 × 64 MiB is 2.5 GiB
+    assert 300 < result["peak_pss_mib"] < 1000
+    # No process of the tree is left.
+    time.sleep(0.2)
+    survivors = subprocess.run(["pgrep", "-f", "blocks.append"], capture_output=True, text=True)
+    assert survivors.stdout == ""
+
+
+def test_a_failing_build_is_recorded_with_its_code_and_log_tail(tmp_path):
+    code = "import sys\nfor n in range(30): print('line', n)\nsys.exit(3)\n"
+    result = build.measure(_python(code), tmp_path, tmp_path / "fail.log",
+                           memory_limit_kib=2**20)
+    assert result["returncode"] == 3
+    assert result["failure"].startswith("exit code 3 after ")
+    assert result["log_tail"] == [f"line {n}" for n in range(10, 30)]
+    fine = build.measure(_python("print('ok')"), tmp_path, tmp_path / "ok.log")
+    assert fine["returncode"] == 0 and "failure" not in fine and "log_tail" not in fine
+
+
+def test_the_workdir_filesystem_is_named(tmp_path):
+    found = build.filesystem(tmp_path / "not" / "yet")
+    mounts = {line.split()[1]: line.split()[2]
+              for line in open("/proc/self/mounts", encoding="utf-8")}
+    assert found["path"] == str(tmp_path / "not" / "yet")
+    assert found["type"] == mounts[found["mount_point"]]
+    assert found["in_memory"] is (found["type"] == "tmpfs")
+    assert build.filesystem("/dev/shm")["in_memory"] is True
+
+
+def test_scaling_takes_the_median_cold_builds_and_the_million_bound():
+    def entry(seconds):
+        return {"summary": {"dalil": {"seconds": {"median": seconds}}}}
+
+    figures = build.scaling({10_000: entry(10), 100_000: entry(95), 1_000_000: entry(1100)})
+    assert figures["100k_over_10k"] == {"ratio": 9.5}
+    assert figures["1m_over_100k"] == {"ratio": 11.58, "at_most": 11.0, "met": False}
+    failed = {100_000: entry(95), 1_000_000: {"summary": {"dalil": {"failure": "x"}}}}
+    assert build.scaling(failed) == {}
+
+
+def test_bench_exports_validates_the_data_package_with_frictionless(tmp_path):
+    report_path = tmp_path / "validate.json"
+    completed = subprocess.run(
+        [sys.executable, "-m", "invoke", "-r", str(REPO), "bench-exports", "--sizes", "700",
+         "--validate", "--workdir", str(tmp_path), "--report", str(report_path)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    assert report["filesystem"]["path"].startswith(str(tmp_path))
+    (figures,) = report["validate"]
+    assert figures["listings"] == 700 and figures["returncode"] == 0
+    assert figures["valid"] is True and figures["within_limit"] is True
+    assert figures["limit_gib"] == 2 and 10 < figures["peak_pss_mib"] < 2048
+    assert {name: (stats["rows"], stats["errors"]) for name, stats
+            in figures["resources"].items()} == {"directory-csv": (700, 0),
+                                                 "directory-json": (700, 0),
+                                                 "directory-geojson": (None, 0)}
+    assert figures["exports_mib"]["export.json"] > 0.1
+    assert list(tmp_path.iterdir()) == [report_path]  # the written package removed
+
+
+def test_a_peer_out_of_memory_is_reported_in_the_line_and_the_table():
+    figures = {"median": 100.0, "min": 100.0, "max": 100.0, "n": 1}
+    failure = "out of memory: over 16 GiB after 312 s"
+    entry = {"listings": 1_000_000, "rounds": [], "ratios": {}, "dalil_files": 3,
+             "summary": {"dalil": {**{metric: figures for metric in build.METRICS},
+                                   "failures": 0},
+                         "hugo": {"failure": failure, "failures": 1}},
+             "warm_edit": {"rounds": [{"rewritten_files": 4}],
+                           **{metric: figures for metric in build.METRICS}},
+             "livereload_edit": {"seconds": figures}, "dalil_outputs_seconds": {}}
+    assert f"hugo failed: {failure}" in build.summary_line(entry)
+    report = {"workdir": {"type": "ext4", "path": "/bench"}, "sizes": [entry],
+              "scaling": {"1m_over_100k": {"ratio": 10.5, "at_most": 11.0, "met": True}}}
+    tables = build.table(report)
+    assert "on ext4 (/bench)" in tables[0].title
+    cells = [list(column.cells) for column in tables[0].columns]
+    assert cells[1] == ["dalil", "hugo"] and cells[2][1] == failure
+    assert [list(column.cells) for column in tables[-1].columns] == [
+        ["1m / 100k"], ["10.50×"], ["≤ 11.0×: met"]]
