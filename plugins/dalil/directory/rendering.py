@@ -22,8 +22,8 @@ from dalil.core.writer import DalilWriter
 from .assembly import translate
 from .incremental import CACHE_NAME, global_digest, term_key
 from .jsonld import listing_json_ld
-from .progress import Progress
 from .model import TEXT_NOT_LOADED
+from .progress import Progress
 from .sources import DIGEST, WHERE, is_listing, listing_texts
 from .spill import SpilledTexts
 

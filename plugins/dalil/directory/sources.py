@@ -298,7 +298,6 @@ def file_stamps(folder, relpaths):
     return stats_below(folder, relpaths, _stamp)
 
 
-
 _URL_AT = (LISTING_INDEX["url"], LISTING_INDEX["save_as"])
 _CORE_URL_AT = (CORE_FIELDS.index("url"), CORE_FIELDS.index("save_as"))
 
@@ -478,7 +477,8 @@ class SourceCache:
                     texts[relpath] = (record[DIGEST], *text)
             replace_atomically(self.texts.path(number), marshal.dumps((self.salt, texts)))
             replace_atomically(self._shard_path(number), marshal.dumps((self.salt, entries)))
-            self.texts.shards[number] = texts
+            if self.texts.spill is None:  # a cache kept in memory: for its next build
+                self.texts.shards[number] = texts
         self.changed.clear()
         # The folder is the cache's own: shards of an earlier format are dropped.
         shard_names = {os.path.basename(path(number)) for number in range(SHARDS)
