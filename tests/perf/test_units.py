@@ -286,6 +286,25 @@ def test_work_submitted_nicer_runs_in_a_worker_at_a_lower_priority():
     assert os.nice(0) == own
 
 
+def _process_ids(state, chunk):
+    return [(item, os.getpid()) for item in chunk]
+
+
+def test_a_pool_with_items_per_worker_replaces_its_workers_and_keeps_the_order():
+    from dalil.core.parallel import Pool
+
+    items = list(range(400))
+    with Pool(None, 2, items_per_worker=64) as pool:
+        results = list(pool.map(_process_ids, items, chunk_size=32))
+    assert [item for item, _ in results] == items
+    assert [result[0] for _, result in results] == items
+    workers = {pid for _, (_, pid) in results}
+    # 13 chunks of 32, two per worker: at least seven workers, none of them this process.
+    assert len(workers) >= 7 and os.getpid() not in workers
+    with Pool(None, 2) as pool:  # without it, the two workers take every chunk
+        assert len({pid for _, (_, pid) in pool.map(_process_ids, items, chunk_size=32)}) == 2
+
+
 def test_checks_ahead_reach_a_writer_forked_after_them(tmp_path, monkeypatch):
     from dalil.core import output
     from dalil.core.output import OutputFiles

@@ -83,9 +83,14 @@ class Pool:
     ``fn(state, chunk)`` returns a list with one result per item of ``chunk``.
     """
 
-    def __init__(self, state, workers):
+    def __init__(self, state, workers, items_per_worker=None):
         self.state = state
         self.workers = workers
+        # A worker ends after about this many items and a fresh one is forked: each page
+        # a worker renders touches its listing's objects, whose memory pages it then
+        # copies (their reference counts change), so a worker that lived through a
+        # million listings held a copy of most of the model (2.0 GB each, two of them).
+        self.items_per_worker = items_per_worker
         self._pool = None
 
     def __enter__(self):
@@ -97,11 +102,13 @@ class Pool:
             self._pool.join()
         return False
 
-    def _ensure_pool(self):
+    def _ensure_pool(self, chunk_size=1):
         if self._pool is None:
             context = multiprocessing.get_context("fork")
+            tasks = (max(1, self.items_per_worker // chunk_size)
+                     if self.items_per_worker else None)
             self._pool = context.Pool(self.workers, initializer=_init_worker,
-                                      initargs=(self.state,))
+                                      initargs=(self.state,), maxtasksperchild=tasks)
         return self._pool
 
     def in_workers(self, count=MIN_PARALLEL_ITEMS):
@@ -126,7 +133,7 @@ class Pool:
                                                  len(items) // (self.workers * CHUNKS_PER_WORKER)))
         chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
         if self.in_workers(len(items)):
-            results = self._ensure_pool().imap(_call, [(function, chunk) for chunk in chunks])
+            results = self._ensure_pool(chunk_size).imap(_call, [(function, chunk) for chunk in chunks])
         else:
             results = (function(self.state, chunk) for chunk in chunks)
         return (pair for chunk, chunk_results in zip(chunks, results)
