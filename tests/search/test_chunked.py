@@ -90,13 +90,15 @@ def read_block(head, block):
         lengths = [next(records) for _ in fields]
         texts = {field: " ".join(tokens[next(records)] for _ in range(length))
                  for field, length in zip(fields, lengths)}
-        category, city, follows = next(records), next(records), next(records)
+        category, city, image = next(records), next(records), next(records)
         slug = slugs[local]
+        pattern = head["img_patterns"][head["types"].index(kind)].replace("{slug}", slug)
         read[position] = {
             "t": kind, "s": slug, **texts, "p": phones[local], "category": category,
             "city": city,
-            "img": images.get(local) or (head["img_patterns"][head["types"].index(kind)]
-                                         .replace("{slug}", slug) if follows else None),
+            # 0: none or an exception, 1: the pattern, 2 and more: a shared image.
+            "img": (images.get(local) if image == 0 else pattern if image == 1
+                    else head["images"][image - 2]),
             "k": [" ".join(tokens[token] for token in keyword)
                   for keyword in keywords.get(local, [])],
             "url": urls.get(local) or head["url_patterns"][head["types"].index(kind)]
@@ -177,19 +179,19 @@ def test_each_token_s_part_holds_every_entry_outside_the_head_it_may_match(publi
         for field in ("n", "n_en", "n_fr", "a"):
             for token in entry.get(field, "").split(" ") if entry.get(field) else []:
                 assert position in held[names[token_part[tokens.index(token)] - 1]], token
-    # The words of a category's names and keywords, and of a city's names: their parts
-    # hold its listings too (a query finds them through it).
-    for position in terms:
-        term = index[position]
-        key = "cs" if term["t"] == "category" else "ls"
-        listings = {number for number, entry in enumerate(index) if entry.get(key) == term["s"]}
-        words = [term.get(field, "") for field in ("n", "n_en", "n_fr")] + term.get("k", [])
-        for token in (token for text in words if text for token in text.split(" ")):
-            part = token_part[tokens.index(token)]
-            assert listings <= (held[names[part - 1]] if part else set()), token
-    assert token_part[tokens.index("مطاعم")] and "مطاعم" not in json.dumps(
+    # A token only a category's name has (its listings are found through that
+    # category's part) is in no token part: listings are not copied there.
+    assert token_part[tokens.index("مطاعم")] == 0 and "مطاعم" not in json.dumps(
         [entry for position, entry in enumerate(index) if position not in terms],
         ensure_ascii=False).replace('"c": "مطاعم"', "")
+    # Each entry is in the parts of its own tokens only.
+    own = {position: {names[token_part[tokens.index(token)] - 1]
+                      for field in ("n", "n_en", "n_fr", "a") if entry.get(field)
+                      for token in entry[field].split(" ")}
+           for position, entry in enumerate(index) if position not in terms}
+    for name, positions in held.items():
+        if name.startswith("t-"):
+            assert all(name in own[position] for position in positions), name
 
 
 def test_each_category_s_and_city_s_part_holds_its_listings(published):
@@ -309,6 +311,24 @@ def test_images_off_the_pattern_are_exceptions():
     assert decode(head, parts) == entries
 
 
+def test_an_image_several_entries_share_is_named_once_in_the_head():
+    # A default picture: off the pattern, shared; a record names it by number.
+    entries = [{"t": "listing", "s": s, "n": s.upper(), "c": "C", "cs": "c", "ls": "l",
+                "url": f"/l/{s}/", "img": img}
+               for s, img in (("a", "/img/a.jpg"), ("b", "/img/default.svg"), ("c", "/img/c.jpg"),
+                              ("d", "/img/default.svg"), ("e", "/img/other.svg"),
+                              ("f", "/img/blank.svg"), ("g", "/img/blank.svg"))]
+    entries += [{"t": "category", "s": "c", "n": "C", "url": "/c/c/"},
+                {"t": "location", "s": "l", "n": "L", "url": "/c/l/"}]
+    head, parts = chunked(entries)
+    assert head["images"] == ["/img/blank.svg", "/img/default.svg"]
+    records = numbers(parts["category-c"]["records"])
+    assert records[8::9] == [1, 3, 1, 3, 0, 2, 2]
+    assert parts["category-c"]["img_exceptions"] == [[4, "/img/other.svg"]]
+    assert "default.svg" not in json.dumps(parts, ensure_ascii=False)
+    assert decode(head, parts) == entries
+
+
 def test_parts_group_tokens_in_code_point_order_and_close_near_their_size():
     entries = [{"t": "page", "s": f"p{number}", "n": f"w{number:03}", "url": f"/p{number}/"}
                for number in range(200)]
@@ -326,7 +346,8 @@ def test_parts_group_tokens_in_code_point_order_and_close_near_their_size():
 
 
 @pytest.mark.parametrize("change", [
-    {"format": "dalil-search-head/2"},
+    {"format": "dalil-search-head/1"},
+    {"images": ["images/x.jpg"]},
     {"version": "x"},
     {"types": ["listing"]},
     {"count": -1},
@@ -352,7 +373,7 @@ def test_head_schema_rejects_a_broken_head(published, change):
 
 
 @pytest.mark.parametrize("change", [
-    {"format": "dalil-search-part/2"}, {"records": [0]}, {"records": "#\"#"}, {"slug": "a  b"},
+    {"format": "dalil-search-part/1"}, {"records": [0]}, {"records": "#\"#"}, {"slug": "a  b"},
     {"entries": "]#"}, {"img_exceptions": [[0, "images/x.jpg"]]},
     {"url_exceptions": [[0, "directory/x/"]]}, {"phone": "0522-998713"}, {"extra": 1},
 ])

@@ -36,8 +36,8 @@ from collections import Counter
 from .index import TYPES
 from .plurals import normalise, plural_pairs
 
-HEAD_FORMAT = "dalil-search-head/1"
-PART_FORMAT = "dalil-search-part/1"
+HEAD_FORMAT = "dalil-search-head/2"
+PART_FORMAT = "dalil-search-part/2"
 # The texts of an entry, in this order: each entry has one length per field.
 TEXT_FIELDS = ("n", "n_en", "n_fr", "a")
 SLUG_FIELD = "{slug}"
@@ -124,67 +124,76 @@ def _texts(entry):
 
 
 class ChunkedIndex:
-    """The head and parts of ``entries`` (the search index's entries, in its order).
-    Holds one digit string per entry and each token's entry numbers; ``head()`` and
-    ``parts()`` make the files' data one at a time."""
+    """The head and parts of ``entries`` (the search index's entries, in its order: a
+    list, read twice). Each entry's pieces (its digit record, slug, exceptions, phone) are
+    made once, here, and then the entries are let go: a part joins the pieces of its
+    entries. ``head()`` and ``parts()`` make the files' data one at a time."""
 
     def __init__(self, entries, part_size):
-        self.entries = entries
         frequency = Counter(all_tokens(text for entry in entries for text in _texts(entry)))
         # The most frequent tokens first: their numbers take one digit.
         self.tokens = sorted(frequency, key=lambda token: (-frequency[token], token))
         del frequency
-        token_id = {token: number for number, token in enumerate(self.tokens)}
+        self.token_id = token_id = {token: number for number, token in enumerate(self.tokens)}
+        encode_numbers([len(self.tokens)])  # every token's digits made once, in the table
+        token_digits = {token: encode_numbers([number]) for token, number in token_id.items()}
+        self.count = len(entries)
         self.patterns, self.img_patterns = url_patterns(entries), url_patterns(entries, "img")
-        self.type_number = {kind: number for number, kind in enumerate(TYPES)}
+        self.images = shared_images(entries, self.img_patterns)
+        image_code = {path: number + 2 for number, path in enumerate(self.images)}
+        type_number = {kind: number for number, kind in enumerate(TYPES)}
         # The categories and cities, in index order: the head's entries.
         self.terms = [number for number, entry in enumerate(entries) if entry["t"] in TERM_TYPES]
+        self.term_names = [TERM_PART_PREFIX[entries[number]["t"]] + entries[number]["s"]
+                           for number in self.terms]
+        self.term_keywords = {slot: [[token_id[token] for token in tokens_of(keyword)]
+                                     for keyword in entries[number]["k"]]
+                              for slot, number in enumerate(self.terms) if entries[number].get("k")}
         term_slot = {(entries[number]["t"], entries[number]["s"]): slot + 1
                      for slot, number in enumerate(self.terms)}
-        self.records, self.postings = [], [array("i") for _ in self.tokens]
-        self.members = {slot: array("i") for slot in range(len(self.terms))}
-        self.phones = array("i")
-        # A listing matches the words of its category's names and keywords and of its
-        # city's names too: it is in their tokens' parts, so that a query's tokens' parts
-        # hold every listing of the categories and cities it matches.
-        term_tokens = [frozenset(token_id[token] for text in _texts(entries[number])[:3]
-                                 + list(entries[number].get("k", ())) for token in tokens_of(text))
-                       for number in self.terms]
+        self.records, self.slugs = [], []
+        self.url_exceptions, self.img_exceptions, self.phones = {}, {}, {}
+        self.postings = [array("i") for _ in self.tokens]
+        self.members = [array("i") for _ in self.terms]
+        digits = encode_numbers
         for number, entry in enumerate(entries):
-            lengths, ids = [], []
-            for field in TEXT_FIELDS:
-                tokens = tokens_of(entry.get(field, ""))
-                lengths.append(len(tokens))
-                ids.extend(map(token_id.__getitem__, tokens))
+            kind, slug = entry["t"], entry["s"]
+            texts = [tokens_of(entry.get(field, "")) for field in TEXT_FIELDS]
+            img = entry.get("img", "")
+            if not img:
+                img_code = 0
+            elif img == self.img_patterns[type_number[kind]].replace(SLUG_FIELD, slug):
+                img_code = 1
+            else:
+                img_code = image_code.get(img, 0)
+                if not img_code:
+                    self.img_exceptions[number] = img
             category = term_slot.get(("category", entry.get("cs")), 0)
             city = term_slot.get(("location", entry.get("ls")), 0)
-            self.records.append(encode_numbers(
-                [self.type_number[entry["t"]], *lengths, *ids, category, city,
-                 int(self._img_follows(entry))]))
-            if entry["t"] in TERM_TYPES:
+            self.records.append("".join((
+                digits([type_number[kind], *map(len, texts)]),
+                *(token_digits[token] for tokens in texts for token in tokens),
+                digits([category, city, img_code]))))
+            self.slugs.append(slug)
+            if entry["url"] != self.patterns[type_number[kind]].replace(SLUG_FIELD, slug):
+                self.url_exceptions[number] = entry["url"]
+            if kind in TERM_TYPES:
                 continue
-            held = set(ids)
-            for slot in {category, city} - {0}:
-                held |= term_tokens[slot - 1]
-            for token in held:
-                self.postings[token].append(number)
+            # A listing is found through its category's and city's words too: the page
+            # loads that category's or city's part for them (term_part).
+            for token in {token for tokens in texts for token in tokens}:
+                self.postings[token_id[token]].append(number)
             for slot in {category, city} - {0}:
                 self.members[slot - 1].append(number)
             if entry.get("p"):
-                self.phones.append(number)
-        self.token_id = token_id
+                self.phones[number] = entry["p"]
         self.part_size = part_size
         self.plurals = plural_pairs(self.tokens)
         # What a part's numbers mean: a part of another build is refused by the page.
         self.version = hashlib.blake2b(json.dumps(
-            [len(entries), self.terms, self.tokens], ensure_ascii=False).encode("utf-8"),
+            [self.count, self.terms, self.tokens, self.images], ensure_ascii=False).encode("utf-8"),
             digest_size=8).hexdigest()
         self.groups = self._token_groups()
-
-    def _img_follows(self, entry):
-        img = entry.get("img", "")
-        pattern = self.img_patterns[self.type_number[entry["t"]]]
-        return bool(img) and img == pattern.replace(SLUG_FIELD, entry["s"])
 
     def _token_groups(self):
         """The tokens held by entries outside the head, by grouping key, cut into groups
@@ -209,8 +218,7 @@ class ChunkedIndex:
 
     def part_names(self):
         names = [name for name, _ in self.groups]
-        names += [TERM_PART_PREFIX[self.entries[number]["t"]] + self.entries[number]["s"]
-                  for slot, number in enumerate(self.terms) if self.members[slot]]
+        names += [name for slot, name in enumerate(self.term_names) if self.members[slot]]
         if self.phones:
             names.append(PHONES_PART)
         return names
@@ -218,28 +226,19 @@ class ChunkedIndex:
     def block(self, numbers, with_keywords=False, with_phones=False):
         """The entries ``numbers`` (ascending) as columns: their numbers (the first, then
         the gaps), their digit records, slugs, exceptions, keywords and phones."""
-        entries = self.entries
         gaps = [numbers[0]] + [b - a for a, b in zip(numbers, numbers[1:])] if numbers else []
-        url_exceptions, img_exceptions, keywords = [], [], []
-        for at, number in enumerate(numbers):
-            entry = entries[number]
-            if entry["url"] != self.patterns[self.type_number[entry["t"]]].replace(
-                    SLUG_FIELD, entry["s"]):
-                url_exceptions.append([at, entry["url"]])
-            if entry.get("img") and not self._img_follows(entry):
-                img_exceptions.append([at, entry["img"]])
-            if with_keywords and entry.get("k"):
-                keywords.append([at, [[self.token_id[token] for token in tokens_of(keyword)]
-                                      for keyword in entry["k"]]])
         block = {"entries": encode_numbers(gaps),
                  "records": "".join(map(self.records.__getitem__, numbers)),
                  # One string: slugs hold no space.
-                 "slug": " ".join(entries[number]["s"] for number in numbers),
-                 "url_exceptions": url_exceptions, "img_exceptions": img_exceptions}
+                 "slug": " ".join(map(self.slugs.__getitem__, numbers)),
+                 "url_exceptions": _exceptions(numbers, self.url_exceptions),
+                 "img_exceptions": _exceptions(numbers, self.img_exceptions)}
         if with_keywords:
-            block["keywords"] = keywords
+            block["keywords"] = [[at, self.term_keywords[slot]] for at, slot in
+                                 enumerate(map(self.terms.index, numbers))
+                                 if slot in self.term_keywords]
         if with_phones:
-            block["phone"] = " ".join(entries[number]["p"] for number in numbers)
+            block["phone"] = " ".join(map(self.phones.__getitem__, numbers))
         return block
 
     def head(self):
@@ -249,40 +248,53 @@ class ChunkedIndex:
         for name, group in self.groups:
             for number in group:
                 token_part[number] = place[name]
-        term_part = [place.get(TERM_PART_PREFIX[self.entries[number]["t"]]
-                               + self.entries[number]["s"], 0) if self.members[slot] else 0
-                     for slot, number in enumerate(self.terms)]
+        term_part = [place[name] if self.members[slot] else 0
+                     for slot, name in enumerate(self.term_names)]
         return {
             "format": HEAD_FORMAT,
             "version": self.version,
             "types": list(TYPES),
             "url_patterns": self.patterns,
             "img_patterns": self.img_patterns,
+            "images": self.images,
             "text_fields": list(TEXT_FIELDS),
-            "count": len(self.entries),
+            "count": self.count,
             "tokens": self.tokens,
             "plurals": self.plurals,
             "parts": names,
             "token_part": encode_numbers(token_part),
             "terms": self.block(self.terms, with_keywords=True),
             "term_part": encode_numbers(term_part),
-            "term_listings": encode_numbers(len(self.members[slot])
-                                            for slot in range(len(self.terms))),
+            "term_listings": encode_numbers(map(len, self.members)),
             "phone_part": place.get(PHONES_PART, 0),
         }
 
     def parts(self):
         """(name, data) of each part, in the head's order, made one at a time."""
+        part = {"format": PART_FORMAT, "version": self.version}
         for name, group in self.groups:
-            numbers = sorted(set().union(*(self.postings[token] for token in group)))
-            yield name, {"format": PART_FORMAT, "version": self.version, **self.block(numbers)}
-        for slot, number in enumerate(self.terms):
+            numbers = sorted(set().union(*map(self.postings.__getitem__, group)))
+            yield name, {**part, **self.block(numbers)}
+        for slot, name in enumerate(self.term_names):
             if self.members[slot]:
-                yield (TERM_PART_PREFIX[self.entries[number]["t"]] + self.entries[number]["s"],
-                       {"format": PART_FORMAT, "version": self.version, **self.block(list(self.members[slot]))})
+                yield name, {**part, **self.block(self.members[slot].tolist())}
         if self.phones:
-            yield PHONES_PART, {"format": PART_FORMAT, "version": self.version,
-                                **self.block(list(self.phones), with_phones=True)}
+            yield PHONES_PART, {**part, **self.block(list(self.phones), with_phones=True)}
+
+
+def shared_images(entries, img_patterns):
+    """The image paths off their type's pattern that several entries share (a default
+    picture), sorted: a record names one by a number rather than each part repeating it."""
+    off = Counter(entry["img"] for entry in entries if entry.get("img") and entry["img"] !=
+                  img_patterns[TYPES.index(entry["t"])].replace(SLUG_FIELD, entry["s"]))
+    return sorted(path for path, uses in off.items() if uses > 1)
+
+
+def _exceptions(numbers, exceptions):
+    """[position in ``numbers``, value] of those of ``numbers`` that ``exceptions`` has."""
+    if not exceptions:
+        return []
+    return [[at, exceptions[number]] for at, number in enumerate(numbers) if number in exceptions]
 
 
 def serialise_chunk(data):

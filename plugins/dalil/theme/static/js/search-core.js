@@ -175,7 +175,7 @@
   }
 
   var TYPES = ["listing", "category", "location", "news", "blog", "page"];
-  var HEAD_FORMAT = "dalil-search-head/1", PART_FORMAT = "dalil-search-part/1";
+  var HEAD_FORMAT = "dalil-search-head/2", PART_FORMAT = "dalil-search-part/2";
   // An entry's texts in the index in parts, in chunked.py's order (TEXT_FIELDS).
   var TEXT_FIELDS = ["n", "n_en", "n_fr", "a"];
   var NAME = 0, NAME_EN = 1, NAME_FR = 2, ADDRESS = 3, FIELDS = 4, NAMES = 3;
@@ -243,7 +243,7 @@
     };
     pool.columns = function (head) {
       return { tokens: head.tokens, type: new Int32Array(pool.type), slug: pool.slugs.join(" "),
-               img: new Int32Array(pool.img), url_patterns: head.url_patterns,
+               img: new Int32Array(pool.img), images: head.images, url_patterns: head.url_patterns,
                url_exceptions: pool.urlExceptions.slice(), img_patterns: head.img_patterns,
                img_exceptions: pool.imgExceptions.slice(), keywords: pool.keywords.slice(),
                plurals: head.plurals, text_lengths: new Int32Array(pool.lengths),
@@ -268,7 +268,7 @@
                     type: new Int32Array(count), text_lengths: lengths,
                     slug: entries.map(function (entry) { return entry.s; }).join(" "),
                     category: new Int32Array(count), city: new Int32Array(count),
-                    img: new Int32Array(count), url_exceptions: [], img_exceptions: [],
+                    img: new Int32Array(count), images: [], url_exceptions: [], img_exceptions: [],
                     phone: entries.map(function (entry) { return entry.p || ""; }).join(" "),
                     number: new Int32Array(count), keywords: [], plurals: [] };
     function ids(text) {
@@ -497,7 +497,7 @@
     return {
       prepared: true,
       count: count, tokens: vocabulary.tokens, slugs: data.slug, slugStart: slugStart(data.slug, count),
-      type: type, img: data.img, imgPatterns: data.img_patterns,
+      type: type, img: data.img, images: data.images, imgPatterns: data.img_patterns,
       phones: data.phone || "",
       plurals: vocabulary.plurals,
       imgExceptions: data.img_exceptions,
@@ -572,7 +572,7 @@
     return { head: true, version: data.version, count: data.count, parts: data.parts,
              tokenPart: decodeNumbers(data.token_part), termPart: decodeNumbers(data.term_part),
              phonePart: data.phone_part, termListings: decodeNumbers(data.term_listings),
-             url_patterns: data.url_patterns,
+             url_patterns: data.url_patterns, images: data.images,
              img_patterns: data.img_patterns, plurals: data.plurals, terms: data.terms,
              vocabulary: prepareVocabulary(data.tokens, data.plurals) };
   }
@@ -911,7 +911,9 @@
     function img(entry) {
       var exception = imgExceptions.get(entry);
       if (exception !== undefined) return exception;
-      return index.img[entry] ? fromPattern(index.imgPatterns[index.type[entry]], entry) : "";
+      // 1: its type's pattern; 2 and more: one of the head's shared images.
+      var code = index.img[entry];
+      return code > 1 ? index.images[code - 2] : code ? fromPattern(index.imgPatterns[index.type[entry]], entry) : "";
     }
 
     function url(entry) {
@@ -1294,10 +1296,9 @@
     }
 
     /* What may hold a query's matches: the tokens its pivot word (or, ``allWords``,
-       any word) matches (a flag per token, or null; their parts hold the listings of the
-       categories and cities those tokens name too), the categories and cities the
-       filters list when there is no query (their entries), and whether it may be a
-       phone. */
+       any word) matches (a flag per token, or null), the categories and cities whose
+       listings it finds through their names or keywords (markCandidates), or those the
+       filters list when there is no query, and whether it may be a phone. */
     function needs(rawQuery, filters, allWords) {
       var query = normalize(rawQuery), need = { tokens: null, terms: [], phone: false };
       var category = termIndex("category", filters && filters.category);
@@ -1312,6 +1313,10 @@
       var q = compiledQuery(query), tokens = new Uint8Array(index.tokenCount);
       (allWords ? q.words : [pivotOf(q)]).forEach(function (word) {
         for (var t = 0; t < index.tokenCount; t++) if (word.flags[t]) tokens[t] = 1;
+        if (q.single) return;  // a name's first letter: no category or city (markCandidates)
+        word.term.forEach(function (flag, term) {
+          if (flag && need.terms.indexOf(term) < 0) need.terms.push(term);
+        });
       });
       need.tokens = tokens;
       need.phone = phoneQuery(rawQuery) !== null;
