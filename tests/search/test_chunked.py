@@ -72,64 +72,72 @@ def numbers(text):
 
 def read_block(head, block):
     """{position in the search index: its entry's fields} of a block (the head's terms,
-    or a part), as the schema describes it; category and city as term positions."""
+    or a part), as the schema describes it: what its records hold (texts, category and
+    city as term positions, image number) and what its display columns hold (slug, path
+    exceptions), each when the block has them."""
     tokens, fields = head["tokens"], head["text_fields"]
     positions, at = [], 0
     for gap in numbers(block["entries"]):
         at += gap
         positions.append(at)
-    records = iter(numbers(block["records"]))
-    slugs = block["slug"].split(" ") if block["slug"] else []
-    phones = block["phone"].split(" ") if "phone" in block else [None] * len(positions)
-    urls, images = dict(block["url_exceptions"]), dict(block["img_exceptions"])
-    keywords = dict(block.get("keywords", []))
-    assert len(slugs) == len(phones) == len(positions)
-    read = {}
-    for local, position in enumerate(positions):
-        kind = head["types"][next(records)]
-        lengths = [next(records) for _ in fields]
-        texts = {field: " ".join(tokens[next(records)] for _ in range(length))
-                 for field, length in zip(fields, lengths)}
-        category, city, image = next(records), next(records), next(records)
-        slug = slugs[local]
-        pattern = head["img_patterns"][head["types"].index(kind)].replace("{slug}", slug)
-        read[position] = {
-            "t": kind, "s": slug, **texts, "p": phones[local], "category": category,
-            "city": city,
-            # 0: none or an exception, 1: the pattern, 2 and more: a shared image.
-            "img": (images.get(local) if image == 0 else pattern if image == 1
-                    else head["images"][image - 2]),
-            "k": [" ".join(tokens[token] for token in keyword)
-                  for keyword in keywords.get(local, [])],
-            "url": urls.get(local) or head["url_patterns"][head["types"].index(kind)]
-            .replace("{slug}", slug)}
-    assert next(records, None) is None
+    read = {position: {} for position in positions}
+    if "records" in block:
+        records = iter(numbers(block["records"]))
+        phones = block["phone"].split(" ") if "phone" in block else None
+        keywords = dict(block.get("keywords", []))
+        for local, position in enumerate(positions):
+            kind = head["types"][next(records)]
+            lengths = [next(records) for _ in fields]
+            texts = {field: " ".join(tokens[next(records)] for _ in range(length))
+                     for field, length in zip(fields, lengths)}
+            category, city, image = next(records), next(records), next(records)
+            read[position].update({
+                "t": kind, **texts, "category": category, "city": city, "image": image,
+                "k": [" ".join(tokens[token] for token in keyword)
+                      for keyword in keywords.get(local, [])]})
+            if phones is not None:
+                read[position]["p"] = phones[local]
+        assert next(records, None) is None
+        assert phones is None or len(phones) == len(positions)
+    if "slug" in block:
+        slugs = block["slug"].split(" ") if block["slug"] else []
+        assert len(slugs) == len(positions)
+        urls, images = dict(block["url_exceptions"]), dict(block["img_exceptions"])
+        for local, position in enumerate(positions):
+            read[position].update({"s": slugs[local], "url": urls.get(local),
+                                   "img_exception": images.get(local)})
     return read
 
 
 def decode(head, parts):
     """The entries of the search index, from the head and its parts: each entry from
-    every block that holds it must read the same."""
+    every block that holds it must read the same, and each has its record and its
+    display once at least."""
     terms = read_block(head, head["terms"])
     term_positions = list(terms)
-    found = dict(terms)
+    found = {position: dict(fields) for position, fields in terms.items()}
     for part in parts.values():
-        for position, entry in read_block(head, part).items():
-            if position in found and found[position]["p"] is None:
-                found[position]["p"] = entry["p"]  # the phones' part has them
-            elif position in found and entry["p"] is None:
-                entry["p"] = found[position]["p"]
-            assert found.setdefault(position, entry) == entry, position
+        for position, fields in read_block(head, part).items():
+            entry = found.setdefault(position, {})
+            for key, value in fields.items():
+                assert entry.setdefault(key, value) == value, (position, key)
     assert sorted(found) == list(range(head["count"]))
     entries = []
     for position in range(head["count"]):
         entry = dict(found[position])
+        assert "t" in entry and "s" in entry, position
         category, city = entry.pop("category"), entry.pop("city")
         if category:
             term = found[term_positions[category - 1]]
             entry["c"], entry["cs"] = term["n"], term["s"]
         if city:
             entry["ls"] = found[term_positions[city - 1]]["s"]
+        # 0: none or an exception, 1: the pattern, 2 and more: a shared image.
+        image, exception = entry.pop("image"), entry.pop("img_exception")
+        pattern = head["img_patterns"][head["types"].index(entry["t"])].replace("{slug}", entry["s"])
+        entry["img"] = exception if image == 0 else pattern if image == 1 else head["images"][image - 2]
+        entry["url"] = entry["url"] or head["url_patterns"][head["types"].index(entry["t"])] \
+            .replace("{slug}", entry["s"])
         order = ["t", "s", "n", "n_en", "n_fr", "c", "a", "p", "img", "cs", "ls", "k", "url"]
         entries.append({key: entry[key] for key in order if entry.get(key)})
     return entries
@@ -270,7 +278,7 @@ def test_urls_follow_one_pattern_per_type(published):
                                         "/directory/category/{slug}/",
                                         "/directory/city/{slug}/"]
     assert head["terms"]["url_exceptions"] == []
-    assert all(part["url_exceptions"] == [] for part in parts.values())
+    assert all(part.get("url_exceptions", []) == [] for part in parts.values())
 
 
 def test_texts_split_on_the_space_only_and_keep_empty_tokens():
@@ -292,7 +300,8 @@ def test_an_entry_off_its_types_pattern_keeps_its_path():
                {"t": "page", "s": "b", "n": "B", "url": "/pages/b.html"}]
     head, parts = chunked(entries)
     # One part (A and B are one token each, below a part's size): b is its second entry.
-    assert [part["url_exceptions"] for part in parts.values()] == [[[1, "/pages/b.html"]]]
+    assert [part["url_exceptions"] for name, part in parts.items() if "slug" in part] == \
+        [[[1, "/pages/b.html"]]]
     assert decode(head, parts) == entries
 
 
@@ -307,7 +316,7 @@ def test_images_off_the_pattern_are_exceptions():
     assert head["img_patterns"][0] == "/img/{slug}.jpg"
     records = numbers(parts["category-c"]["records"])
     assert len(records) == 4 * 9 and records[8::9] == [1, 0, 1, 0]  # each one's last: img
-    assert parts["category-c"]["img_exceptions"] == [[3, "/other/x.png"]]
+    assert parts["d-0"]["img_exceptions"] == [[3, "/other/x.png"]]
     assert decode(head, parts) == entries
 
 
@@ -324,7 +333,7 @@ def test_an_image_several_entries_share_is_named_once_in_the_head():
     assert head["images"] == ["/img/blank.svg", "/img/default.svg"]
     records = numbers(parts["category-c"]["records"])
     assert records[8::9] == [1, 3, 1, 3, 0, 2, 2]
-    assert parts["category-c"]["img_exceptions"] == [[4, "/img/other.svg"]]
+    assert parts["d-0"]["img_exceptions"] == [[4, "/img/other.svg"]]
     assert "default.svg" not in json.dumps(parts, ensure_ascii=False)
     assert decode(head, parts) == entries
 
@@ -454,3 +463,21 @@ def test_the_spellings_a_query_finds_together_share_a_part():
     assert part["مطعم"] == part["المطعم"] == part["مطاعم"]
     assert part["Café"] == part["cafe"]
     assert len(set(part.values())) == 4
+
+
+def test_slugs_and_paths_are_in_the_display_part_of_their_position_only():
+    entries = [{"t": "page", "s": f"page-{number}", "n": f"w{number % 7}", "url": f"/p{number}/"}
+               for number in range(600)]
+    head, parts = chunked(entries, part_size=50)
+    size, first = head["display_size"], head["display_part"]
+    display = head["parts"][first - 1:]
+    assert display == [f"d-{n}" for n in range(-(-600 // size))] and len(display) >= 3
+    for position, entry in enumerate(entries):
+        part = parts[head["parts"][first - 1 + position // size]]
+        assert part["slug"].split(" ")[position % size] == entry["s"]
+        assert numbers(part["entries"])[0] == position - position % size
+    # The parts a query loads hold what ranks; no slug, no path.
+    for name in head["parts"][:first - 1]:
+        assert "slug" not in parts[name] and "url_exceptions" not in parts[name]
+        assert "page-" not in json.dumps(parts[name])
+    assert decode(head, parts) == entries

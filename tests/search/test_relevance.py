@@ -84,6 +84,9 @@ BOTH_FORMATS = """async ([queries, filters]) => {
     }
     const pair = [full.search(query, limit, filter), result].map(answer => {
       delete answer.ms;
+      delete answer.missing;
+      delete answer.partial;
+      delete answer.needed;
       return JSON.stringify(answer);
     });
     answers.push([query, filter, pair[0], pair[1], fetched]);
@@ -116,8 +119,12 @@ def test_a_query_loads_only_some_of_the_parts(answers, sample):
     # The sample's parts: most queries need a few of them, a phone the phones' part.
     with urllib.request.urlopen(sample + "/search/index/head.json") as response:
         parts = json.load(response)["parts"]
+    # Display parts (d-…) aside: the results shown need those of their entries.
+    parts = [name for name in parts if not name.startswith("d-")]
     assert len(parts) >= 8
-    fetched = {(answer[0], json.dumps(answer[1])): answer[4] for answer in answers}
+    fetched = {(answer[0], json.dumps(answer[1])): [name for name in answer[4]
+                                                    if not name.startswith("d-")]
+               for answer in answers}
     typed = [names for (query, filters), names in fetched.items() if query and filters == "{}"]
     assert statistics.median(len(names) for names in typed) <= len(parts) / 3
     assert "phones" in fetched[("0522-998713", "{}")]

@@ -45,6 +45,10 @@ SLUG_FIELD = "{slug}"
 TERM_TYPES = ("category", "location")
 TERM_PART_PREFIX = {"category": "category-", "location": "city-"}
 PHONES_PART = "phones"
+# Entries per display part (slugs and path exceptions, by index position): a result list
+# of 20 needs at most 20 of them, a few kilobytes each.
+DISPLAY_SIZE = 256
+DISPLAY_PART_PREFIX = "d-"
 # Digits of encode_numbers: d is chr(LAST + d) as a number's last digit, else chr(MORE + d).
 # Both ranges (U+0023-U+0042, U+005D-U+007C) avoid the quote and the backslash: no JSON escapes.
 LAST, MORE = 0x23, 0x5D
@@ -221,18 +225,24 @@ class ChunkedIndex:
         names += [name for slot, name in enumerate(self.term_names) if self.members[slot]]
         if self.phones:
             names.append(PHONES_PART)
+        names += [f"{DISPLAY_PART_PREFIX}{start // DISPLAY_SIZE}"
+                  for start in range(0, self.count, DISPLAY_SIZE)]
         return names
 
-    def block(self, numbers, with_keywords=False, with_phones=False):
+    def block(self, numbers, records=True, display=True, with_keywords=False,
+              with_phones=False):
         """The entries ``numbers`` (ascending) as columns: their numbers (the first, then
-        the gaps), their digit records, slugs, exceptions, keywords and phones."""
+        the gaps), their digit ``records``, their ``display`` (slugs and path
+        exceptions), keywords and phones."""
         gaps = [numbers[0]] + [b - a for a, b in zip(numbers, numbers[1:])] if numbers else []
-        block = {"entries": encode_numbers(gaps),
-                 "records": "".join(map(self.records.__getitem__, numbers)),
-                 # One string: slugs hold no space.
-                 "slug": " ".join(map(self.slugs.__getitem__, numbers)),
-                 "url_exceptions": _exceptions(numbers, self.url_exceptions),
-                 "img_exceptions": _exceptions(numbers, self.img_exceptions)}
+        block = {"entries": encode_numbers(gaps)}
+        if records:
+            block["records"] = "".join(map(self.records.__getitem__, numbers))
+        if display:
+            # One string: slugs hold no space.
+            block["slug"] = " ".join(map(self.slugs.__getitem__, numbers))
+            block["url_exceptions"] = _exceptions(numbers, self.url_exceptions)
+            block["img_exceptions"] = _exceptions(numbers, self.img_exceptions)
         if with_keywords:
             block["keywords"] = [[at, self.term_keywords[slot]] for at, slot in
                                  enumerate(map(self.terms.index, numbers))
@@ -267,6 +277,8 @@ class ChunkedIndex:
             "term_part": encode_numbers(term_part),
             "term_listings": encode_numbers(map(len, self.members)),
             "phone_part": place.get(PHONES_PART, 0),
+            "display_size": DISPLAY_SIZE,
+            "display_part": place.get(DISPLAY_PART_PREFIX + "0", 0),
         }
 
     def parts(self):
@@ -274,12 +286,18 @@ class ChunkedIndex:
         part = {"format": PART_FORMAT, "version": self.version}
         for name, group in self.groups:
             numbers = sorted(set().union(*map(self.postings.__getitem__, group)))
-            yield name, {**part, **self.block(numbers)}
+            yield name, {**part, **self.block(numbers, display=False)}
         for slot, name in enumerate(self.term_names):
             if self.members[slot]:
-                yield name, {**part, **self.block(self.members[slot].tolist())}
+                yield name, {**part, **self.block(self.members[slot].tolist(), display=False)}
         if self.phones:
-            yield PHONES_PART, {**part, **self.block(list(self.phones), with_phones=True)}
+            yield PHONES_PART, {**part, **self.block(list(self.phones), display=False,
+                                                     with_phones=True)}
+        # Shown results only need these: they are fetched for the results on the page.
+        for start in range(0, self.count, DISPLAY_SIZE):
+            numbers = list(range(start, min(start + DISPLAY_SIZE, self.count)))
+            yield (f"{DISPLAY_PART_PREFIX}{start // DISPLAY_SIZE}",
+                   {**part, **self.block(numbers, records=False)})
 
 
 def shared_images(entries, img_patterns):

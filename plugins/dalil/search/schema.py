@@ -155,7 +155,7 @@ def head_schema(siteurl, save_as):
         "required": ["format", "version", "types", "url_patterns", "img_patterns", "images",
                      "text_fields", "count",
                      "tokens", "plurals", "parts", "token_part", "terms", "term_part",
-                     "term_listings", "phone_part"],
+                     "term_listings", "phone_part", "display_size", "display_part"],
         "additionalProperties": False,
         "properties": {
             "format": {"const": HEAD_FORMAT, "description": "name and version of this format"},
@@ -206,6 +206,12 @@ def head_schema(siteurl, save_as):
             "phone_part": {**count, "description": "1 + the position in parts of the part "
                                                    "that holds every entry with a phone, "
                                                    "with its phone (0: none)"},
+            "display_size": {"type": "integer", "minimum": 1,
+                             "description": "how many entries a display part holds"},
+            "display_part": {**count, "description": (
+                "1 + the position in parts of the first display part: the entry at "
+                "position p of the search index has its slug and path exceptions in the "
+                "display part at display_part + floor(p / display_size) (0: no entries)")},
         },
     })
 
@@ -216,12 +222,18 @@ def part_schema(siteurl, save_as):
     return _schema(siteurl, save_as, {
         "title": "Dalil search index part",
         "description": (
-            "A part of the search page's index: entries of the search index, whole but "
-            "for coordinates, as columns (see the head, which numbers the tokens and "
-            "says which part holds what)."
+            "A part of the search page's index: entries of the search index as columns "
+            "(see the head, which numbers the tokens and says which part holds what). A "
+            "part of tokens, of a category or city, or of phones holds their records "
+            "(what the search reads); a display part (d-{n}) holds the slugs and path "
+            "exceptions of the display_size entries from n * display_size on (what a "
+            "result shows)."
         ),
         "type": "object",
-        "required": ["format", "version", *block["required"]],
+        "required": ["format", "version", "entries"],
+        "oneOf": [{"required": ["records"], "not": {"required": ["slug"]}},
+                  {"required": ["slug", "url_exceptions", "img_exceptions"],
+                   "not": {"anyOf": [{"required": ["records"]}, {"required": ["phone"]}]}}],
         "additionalProperties": False,
         "properties": {
             "format": {"const": PART_FORMAT, "description": "name and version of this format"},

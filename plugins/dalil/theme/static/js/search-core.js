@@ -202,22 +202,39 @@
     return numbers;
   }
 
+  /* What results show of the entries, by search index position: slugs, and the page
+     and image paths off their pattern. Filled by addDisplay as display parts load. */
+  function createDisplay(count) {
+    return { slugs: new Array(count), url: new Map(), img: new Map() };
+  }
+
+  /* The slugs and exceptions of a block (the head's terms, or a display part). */
+  function addDisplay(display, block) {
+    var gaps = decodeNumbers(block.entries), slugs = block.slug ? block.slug.split(" ") : [];
+    var numbers = new Int32Array(gaps.length), number = 0, e;
+    for (e = 0; e < gaps.length; e++) {
+      number += gaps[e];
+      numbers[e] = number;
+      display.slugs[number] = slugs[e];
+    }
+    block.url_exceptions.forEach(function (pair) { display.url.set(numbers[pair[0]], pair[1]); });
+    block.img_exceptions.forEach(function (pair) { display.img.set(numbers[pair[0]], pair[1]); });
+  }
+
   /* The entries a pool has loaded, as the columns prepareEntries reads; ``add`` appends
-     a block of the head or of a part (its entries not loaded yet). Entries keep their
-     search index positions (``number``): name order breaks ties by them. Categories
-     and cities come first (the head's terms), so a record's term (1 + its place among
-     them) is its place in the pool. */
-  function createPool(count) {
+     the records of a block of the head or of a part (its entries not loaded yet).
+     Entries keep their search index positions (``number``): name order breaks ties by
+     them, and results are shown from ``display``. Categories and cities come first (the
+     head's terms), so a record's term (1 + its place among them) is its place in the
+     pool. */
+  function createPool(count, display) {
     var pool = { loaded: new Uint8Array(count), number: [], type: [], lengths: [],
-                 textTokens: [], category: [], city: [], img: [], slugs: [],
-                 urlExceptions: [], imgExceptions: [], keywords: [], phones: new Map() };
+                 textTokens: [], category: [], city: [], img: [], keywords: [],
+                 phones: new Map() };
     pool.add = function (block) {
       var gaps = decodeNumbers(block.entries), records = decodeNumbers(block.records);
-      var slugs = block.slug ? block.slug.split(" ") : [];
       var phones = block.phone ? block.phone.split(" ") : null;
       var local = new Map(), number = 0, at = 0;
-      (block.url_exceptions || []).forEach(function (pair) { local.set("u" + pair[0], pair[1]); });
-      (block.img_exceptions || []).forEach(function (pair) { local.set("i" + pair[0], pair[1]); });
       (block.keywords || []).forEach(function (pair) { local.set("k" + pair[0], pair[1]); });
       for (var e = 0; e < gaps.length; e++) {
         number += gaps[e];
@@ -235,17 +252,13 @@
         pool.category.push(records[at - 3] - 1);
         pool.city.push(records[at - 2] - 1);
         pool.img.push(records[at - 1]);
-        pool.slugs.push(slugs[e]);
-        if (local.has("u" + e)) pool.urlExceptions.push([position, local.get("u" + e)]);
-        if (local.has("i" + e)) pool.imgExceptions.push([position, local.get("i" + e)]);
         if (local.has("k" + e)) pool.keywords.push([position, local.get("k" + e)]);
       }
     };
     pool.columns = function (head) {
-      return { tokens: head.tokens, type: new Int32Array(pool.type), slug: pool.slugs.join(" "),
+      return { tokens: head.tokens, type: new Int32Array(pool.type), display: display,
                img: new Int32Array(pool.img), images: head.images, url_patterns: head.url_patterns,
-               url_exceptions: pool.urlExceptions.slice(), img_patterns: head.img_patterns,
-               img_exceptions: pool.imgExceptions.slice(), keywords: pool.keywords.slice(),
+               img_patterns: head.img_patterns, keywords: pool.keywords.slice(),
                plurals: head.plurals, text_lengths: new Int32Array(pool.lengths),
                text_tokens: new Int32Array(pool.textTokens),
                category: new Int32Array(pool.category), city: new Int32Array(pool.city),
@@ -266,9 +279,9 @@
     var none = TYPES.map(function () { return ""; });
     var columns = { url_patterns: none, img_patterns: none, tokens: tokens,
                     type: new Int32Array(count), text_lengths: lengths,
-                    slug: entries.map(function (entry) { return entry.s; }).join(" "),
+                    display: createDisplay(count),
                     category: new Int32Array(count), city: new Int32Array(count),
-                    img: new Int32Array(count), images: [], url_exceptions: [], img_exceptions: [],
+                    img: new Int32Array(count), images: [],
                     phone: entries.map(function (entry) { return entry.p || ""; }).join(" "),
                     number: new Int32Array(count), keywords: [], plurals: [] };
     function ids(text) {
@@ -298,8 +311,9 @@
       });
       columns.category[at] = find("category", entry.cs);
       columns.city[at] = find("location", entry.ls);
-      if (entry.img) columns.img_exceptions.push([at, entry.img]);
-      columns.url_exceptions.push([at, entry.url]);
+      columns.display.slugs[at] = entry.s;
+      if (entry.img) columns.display.img.set(at, entry.img);
+      columns.display.url.set(at, entry.url);
       if (entry.k && entry.k.length) columns.keywords.push([at, entry.k.map(ids)]);
     });
     columns.text_tokens = new Int32Array(textTokens);
@@ -496,12 +510,11 @@
     });
     return {
       prepared: true,
-      count: count, tokens: vocabulary.tokens, slugs: data.slug, slugStart: slugStart(data.slug, count),
+      count: count, tokens: vocabulary.tokens, display: data.display, number: number,
       type: type, img: data.img, images: data.images, imgPatterns: data.img_patterns,
       phones: data.phone || "",
       plurals: vocabulary.plurals,
-      imgExceptions: data.img_exceptions,
-      urlPatterns: data.url_patterns, urlExceptions: data.url_exceptions,
+      urlPatterns: data.url_patterns,
       tokenCount: tokenCount, tokenWordStart: tokenWordStart, tokenWords: tokenWords,
       words: vocabulary.words, forms: vocabulary.forms, wordForm: vocabulary.wordForm,
       stemForm: vocabulary.stemForm,
@@ -549,15 +562,6 @@
     return forms;
   }
 
-  /* Where each of the ``count`` slugs of a space-separated list starts; one more start
-     after the end. */
-  function slugStart(slugs, count) {
-    var start = new Int32Array(count + 1), at = 1;
-    for (var i = 0; i < slugs.length; i++) if (slugs.charCodeAt(i) === 32) start[at++] = i + 1;
-    start[count] = slugs.length + 1;
-    return start;
-  }
-
   /* What a searcher reads, from /search-index.json's entries, or made already (returned
      as it is); or, from the head of the index in parts, its prepared vocabulary and
      what says which part holds what (openIndex loads the parts). It holds only arrays,
@@ -572,6 +576,7 @@
     return { head: true, version: data.version, count: data.count, parts: data.parts,
              tokenPart: decodeNumbers(data.token_part), termPart: decodeNumbers(data.term_part),
              phonePart: data.phone_part, termListings: decodeNumbers(data.term_listings),
+             displaySize: data.display_size, displayPart: data.display_part,
              url_patterns: data.url_patterns, images: data.images,
              img_patterns: data.img_patterns, plurals: data.plurals, terms: data.terms,
              vocabulary: prepareVocabulary(data.tokens, data.plurals) };
@@ -601,9 +606,11 @@
   var POOL_LIMIT = 200000;
 
   /* The search over a prepared index (prepareIndex): answer(query, limit, filters)
-     gives the results (as createSearcher's search), or { needed, missing } (part
-     numbers) when the parts that may hold its matches are not loaded yet; load(that)
-     loads them.
+     gives the results (as createSearcher's search) at once, from what is loaded, with
+     ``missing``: null when they are final, else the parts (numbers) still to load, and
+     ``partial``: whether those may change the results (parts that may hold matches)
+     rather than only complete the shown ones (their display parts: slugs and paths);
+     load(result) loads them, and the same question asked again is answered in full.
      The index in parts loads into a pool the head's categories and cities, then the
      parts each query needs (``partUrl(name)``): the same searcher code ranks what is
      loaded, which holds every entry that may match. ``poolLimit``: POOL_LIMIT. */
@@ -611,12 +618,19 @@
     var index = prepareIndex(data);
     if (!index.head) {
       var whole = createSearcher(index, nameLang);
-      return { size: whole.size, answer: whole.search, searcher: whole,
-               load: function () { return Promise.resolve(); } };
+      return { size: whole.size, answer: function (rawQuery, limit, filters) {
+        var result = whole.search(rawQuery, limit, filters);
+        result.missing = null;
+        result.partial = false;
+        return result;
+      }, searcher: whole, load: function () { return Promise.resolve(); } };
     }
+    var display = createDisplay(index.count);
+    var shown = new Uint8Array(index.parts.length);  // display parts loaded
+    addDisplay(display, index.terms);
     var pool = null, loaded = null;
     function emptyPool() {
-      pool = createPool(index.count);
+      pool = createPool(index.count, display);
       loaded = new Uint8Array(index.parts.length);
       pool.add(index.terms);
     }
@@ -648,15 +662,27 @@
       return missing.length ? { needed: needed, missing: missing } : null;
     }
 
+    /* The display parts of the entries ``numbers`` not loaded yet. */
+    function undisplayed(numbers) {
+      var parts = new Set();
+      numbers.forEach(function (number) {
+        var part = index.displayPart - 1 + Math.floor(number / index.displaySize);
+        if (!shown[part]) parts.add(part);
+      });
+      return Array.from(parts).sort(function (a, b) { return a - b; });
+    }
+
     function answer(rawQuery, limit, filters) {
       var lack = lacking(searcher.needs(rawQuery, filters, false));
-      if (lack) return lack;
       var result = searcher.search(rawQuery, limit, filters);
       // No entry holds every word: the closest matches need every word's parts.
-      if (!result.total && result.query.indexOf(" ") >= 0) {
+      if (!lack && !result.total && result.query.indexOf(" ") >= 0) {
         lack = lacking(searcher.needs(rawQuery, filters, true));
-        if (lack) return lack;
       }
+      var unshown = undisplayed(result.numbers);
+      result.partial = lack !== null;
+      result.needed = lack ? lack.needed : [];
+      result.missing = lack || unshown.length ? (lack ? lack.missing : []).concat(unshown) : null;
       return result;
     }
 
@@ -669,9 +695,16 @@
       }));
     }
 
+    /* Adds the parts fetched: display parts to what results show, the others to the
+       pool (which is prepared again). */
     function add(pairs) {
       var added = false;
       pairs.forEach(function (pair) {
+        if (pair[1].records === undefined) {
+          if (!shown[pair[0]]) addDisplay(display, pair[1]);
+          shown[pair[0]] = 1;
+          return;
+        }
         if (loaded[pair[0]]) return;
         loaded[pair[0]] = 1;
         pool.add(pair[1]);
@@ -680,15 +713,18 @@
       if (added) refresh();
     }
 
-    /* Loads what an answer lacked ({ needed, missing }). When the pool would grow past
-       its limit it starts again from the head with every part the answer needed. */
-    function load(lack) {
-      return fetchParts(lack.missing).then(function (pairs) {
+    /* Loads what an answer lacked (its ``missing`` and ``needed``). When the pool would
+       grow past its limit it starts again from the head with every part the answer
+       needed. */
+    function load(result) {
+      return fetchParts(result.missing).then(function (pairs) {
         var size = pool.number.length;
-        pairs.forEach(function (pair) { size += pair[1].slug ? pair[1].slug.split(" ").length : 0; });
+        pairs.forEach(function (pair) {
+          if (pair[1].records !== undefined && !loaded[pair[0]]) size += decodeNumbers(pair[1].entries).length;
+        });
         if (size <= (poolLimit || POOL_LIMIT)) return add(pairs);
-        var fetched = new Set(lack.missing);
-        return fetchParts(lack.needed.filter(function (part) { return !fetched.has(part); }))
+        var fetched = new Set(result.missing);
+        return fetchParts(result.needed.filter(function (part) { return !fetched.has(part); }))
           .then(function (others) {
             emptyPool();
             add(pairs.concat(others));
@@ -849,8 +885,7 @@
     // Buckets per rank: a match in the page's language's name, then the others.
     var PER_RANK = localName < 0 ? 1 : 2;
     var count = index.count, textStart = index.textStart, textTokens = index.textTokens;
-    var urlExceptions = new Map(index.urlExceptions);
-    var imgExceptions = new Map(index.imgExceptions);
+    var display = index.display, number = index.number;
     var keywordTokens = new Map(index.keywords);
     var positions = new Map();
     index.terms.category.concat(index.terms.location).forEach(function (entry) {
@@ -901,7 +936,7 @@
     }
 
     function slug(entry) {
-      return index.slugs.slice(index.slugStart[entry], index.slugStart[entry + 1] - 1);
+      return display.slugs[number[entry]];
     }
 
     function fromPattern(pattern, entry) {
@@ -909,7 +944,7 @@
     }
 
     function img(entry) {
-      var exception = imgExceptions.get(entry);
+      var exception = display.img.get(number[entry]);
       if (exception !== undefined) return exception;
       // 1: its type's pattern; 2 and more: one of the head's shared images.
       var code = index.img[entry];
@@ -917,27 +952,30 @@
     }
 
     function url(entry) {
-      var exception = urlExceptions.get(entry);
+      var exception = display.url.get(number[entry]);
       if (exception !== undefined) return exception;
       return fromPattern(index.urlPatterns[index.type[entry]], entry);
     }
 
     /* The entry as /search-index.json has it, for a result card (no coordinates), with
        its category's names in the other languages (c_en, c_fr), which its card shows
-       on a page in one of them. */
+       on a page in one of them. Until its display part is loaded (an index in parts)
+       it has no slug, url ("") or image. */
     function entryAt(entry) {
-      var result = { t: TYPES[index.type[entry]], s: slug(entry), n: text(entry, NAME) };
+      var known = slug(entry) !== undefined, result = { t: TYPES[index.type[entry]] };
+      if (known) result.s = slug(entry);
+      result.n = text(entry, NAME);
       var optional = [["n_en", text(entry, NAME_EN)], ["n_fr", text(entry, NAME_FR)]];
       var category = index.category[entry], city = index.city[entry];
       if (category >= 0) {
         optional.push(["c", text(category, NAME)], ["c_en", text(category, NAME_EN)],
                       ["c_fr", text(category, NAME_FR)]);
       }
-      optional.push(["a", text(entry, ADDRESS)], ["img", img(entry)]);
+      optional.push(["a", text(entry, ADDRESS)], ["img", known ? img(entry) : ""]);
       if (category >= 0) optional.push(["cs", slug(category)]);
       if (city >= 0) optional.push(["ls", slug(city)]);
       optional.forEach(function (pair) { if (pair[1]) result[pair[0]] = pair[1]; });
-      result.url = url(entry);
+      result.url = known ? url(entry) : "";
       return result;
     }
 
@@ -1210,7 +1248,7 @@
       var filtered = category !== -1 || city !== -1;
       var facets = { category: {}, city: {} };
       if (!query && !filtered) {
-        return { query: query, total: 0, items: [], facets: facets, closest: false,
+        return { query: query, total: 0, items: [], numbers: [], facets: facets, closest: false,
                  ms: performance.now() - started };
       }
       var q = null, phone = phoneQuery(rawQuery);
@@ -1268,13 +1306,16 @@
         if (listings) facets.city[slug(term)] = listings;
         cityCounts[term] = 0;
       });
-      var items = [];
+      var items = [], numbers = [];
       for (b = 0; b < buckets.length && items.length < limit; b++) {
         var bucket = buckets[b];
-        for (var j = 0; j < bucket.length && items.length < limit; j++) items.push(entryAt(bucket[j]));
+        for (var j = 0; j < bucket.length && items.length < limit; j++) {
+          items.push(entryAt(bucket[j]));
+          numbers.push(number[bucket[j]]);
+        }
       }
-      return { query: query, total: total, items: items, facets: facets, closest: closest,
-               ms: performance.now() - started };
+      return { query: query, total: total, items: items, numbers: numbers, facets: facets,
+               closest: closest, ms: performance.now() - started };
     }
 
     /* The broken plurals of a prepared index ([plural, singular] pairs), for a searcher
