@@ -173,33 +173,36 @@ def test_they_decode_to_the_search_index(published):
     assert "ب" * 150 in hostile["n"] and "\u200f" in hostile["n"] and "=HYPERLINK" in hostile["n"]
 
 
-def test_each_token_s_part_holds_every_entry_outside_the_head_it_may_match(published):
+def test_each_token_s_parts_hold_every_entry_outside_the_head_it_may_match(published):
     index, head, parts, _ = published
     names, tokens = head["parts"], head["tokens"]
     held = {name: {position for position in read_block(head, part)}
             for name, part in parts.items()}
-    token_part = numbers(head["token_part"])
-    assert len(token_part) == len(tokens) and len(names) > 3
+    # A token's name part: the entries with it in a name; its address part: in the address.
+    columns = {"name": numbers(head["token_part"]), "address": numbers(head["address_part"])}
+    fields = {"name": ("n", "n_en", "n_fr"), "address": ("a",)}
+    assert all(len(column) == len(tokens) for column in columns.values()) and len(names) > 3
     terms = set(read_block(head, head["terms"]))
-    for position, entry in enumerate(index):
-        if position in terms:
-            continue
-        for field in ("n", "n_en", "n_fr", "a"):
-            for token in entry.get(field, "").split(" ") if entry.get(field) else []:
-                assert position in held[names[token_part[tokens.index(token)] - 1]], token
+    for kind, column in columns.items():
+        own = {}  # position -> the parts of its own tokens of this kind
+        for position, entry in enumerate(index):
+            if position in terms:
+                continue
+            own[position] = {names[column[tokens.index(token)] - 1]
+                             for field in fields[kind] if entry.get(field)
+                             for token in entry[field].split(" ")}
+            assert all(position in held[name] for name in own[position])
+        # Each entry is in the parts of its own tokens only.
+        prefix = {"name": "t-", "address": "a-"}[kind]
+        for name, positions in held.items():
+            if name.startswith(prefix):
+                assert all(name in own[position] for position in positions), name
+        assert any(name.startswith(prefix) for name in names)
     # A token only a category's name has (its listings are found through that
     # category's part) is in no token part: listings are not copied there.
-    assert token_part[tokens.index("مطاعم")] == 0 and "مطاعم" not in json.dumps(
+    assert columns["name"][tokens.index("مطاعم")] == 0 and "مطاعم" not in json.dumps(
         [entry for position, entry in enumerate(index) if position not in terms],
         ensure_ascii=False).replace('"c": "مطاعم"', "")
-    # Each entry is in the parts of its own tokens only.
-    own = {position: {names[token_part[tokens.index(token)] - 1]
-                      for field in ("n", "n_en", "n_fr", "a") if entry.get(field)
-                      for token in entry[field].split(" ")}
-           for position, entry in enumerate(index) if position not in terms}
-    for name, positions in held.items():
-        if name.startswith("t-"):
-            assert all(name in own[position] for position in positions), name
 
 
 def test_each_category_s_and_city_s_part_holds_its_listings(published):
@@ -362,6 +365,7 @@ def test_parts_group_tokens_in_code_point_order_and_close_near_their_size():
     {"count": -1},
     {"tokens": ["a", "a"]},
     {"token_part": "#^"},
+    {"address_part": [1]},
     {"parts": ["../x"]},
     {"terms": {"entries": "#", "records": "#", "slug": "Not-A-Slug", "url_exceptions": [],
                "img_exceptions": []}},

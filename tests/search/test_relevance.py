@@ -131,6 +131,12 @@ def test_a_query_loads_only_some_of_the_parts(answers, sample):
     assert all("phones" not in names for (query, _), names in fetched.items()
                if not query.replace(" ", "").replace("-", "").replace("+", "").isdigit())
     assert fetched[("", json.dumps({"city": "rabat"}))] == ["city-rabat"]
+    # One letter matches the start of a name's words: name parts (t-…) only; longer
+    # queries their words' address parts (a-…) too.
+    # (Of a limit of 3: a fresh index.)
+    fresh = next(answer[4] for answer in answers[0::2] if answer[0] == "م" and answer[1] == {})
+    assert fresh and all(name.startswith(("t-", "d-")) for name in fresh)
+    assert any(name.startswith("a-") for names in typed for name in names)
 
 
 def test_a_short_page_keeps_total_and_facets_exact(answers):

@@ -49,6 +49,7 @@ PHONES_PART = "phones"
 # of 20 needs at most 20 of them, a few kilobytes each.
 DISPLAY_SIZE = 256
 DISPLAY_PART_PREFIX = "d-"
+NAME_PART_PREFIX, ADDRESS_PART_PREFIX = "t-", "a-"
 # Digits of encode_numbers: d is chr(LAST + d) as a number's last digit, else chr(MORE + d).
 # Both ranges (U+0023-U+0042, U+005D-U+007C) avoid the quote and the backslash: no JSON escapes.
 LAST, MORE = 0x23, 0x5D
@@ -108,9 +109,9 @@ def url_patterns(entries, field="url"):
     return [patterns.get(kind, "") for kind in TYPES]
 
 
-def part_name(first_token):
+def part_name(prefix, first_token):
     """A token part's file name: from its first token, so that it stays while that does."""
-    return "t-" + hashlib.blake2b(first_token.encode("utf-8"), digest_size=6).hexdigest()
+    return prefix + hashlib.blake2b(first_token.encode("utf-8"), digest_size=6).hexdigest()
 
 
 def grouping_key(token, singulars):
@@ -157,7 +158,9 @@ class ChunkedIndex:
                      for slot, number in enumerate(self.terms)}
         self.records, self.slugs = [], []
         self.url_exceptions, self.img_exceptions, self.phones = {}, {}, {}
-        self.postings = [array("i") for _ in self.tokens]
+        # Entries by token: in a name (n, n_en, n_fr), and in the address.
+        self.name_postings = [array("i") for _ in self.tokens]
+        self.address_postings = [array("i") for _ in self.tokens]
         self.members = [array("i") for _ in self.terms]
         digits = encode_numbers
         for number, entry in enumerate(entries):
@@ -185,8 +188,10 @@ class ChunkedIndex:
                 continue
             # A listing is found through its category's and city's words too: the page
             # loads that category's or city's part for them (term_part).
-            for token in {token for tokens in texts for token in tokens}:
-                self.postings[token_id[token]].append(number)
+            for token in {token for tokens in texts[:3] for token in tokens}:
+                self.name_postings[token_id[token]].append(number)
+            for token in set(texts[3]):
+                self.address_postings[token_id[token]].append(number)
             for slot in {category, city} - {0}:
                 self.members[slot - 1].append(number)
             if entry.get("p"):
@@ -197,31 +202,36 @@ class ChunkedIndex:
         self.version = hashlib.blake2b(json.dumps(
             [self.count, self.terms, self.tokens, self.images], ensure_ascii=False).encode("utf-8"),
             digest_size=8).hexdigest()
-        self.groups = self._token_groups()
-
-    def _token_groups(self):
-        """The tokens held by entries outside the head, by grouping key, cut into groups
-        of about ``part_size`` entry numbers: [(name, token numbers)]."""
+        # A query of one letter matches names only: it loads name parts alone.
         singulars = {plural: singular for plural, singular in self.plurals}
-        keyed = sorted((grouping_key(token, singulars), token) for token in self.tokens
-                       if self.postings[self.token_id[token]])
+        keys = {token: grouping_key(token, singulars) for token in self.tokens}
+        self.name_groups = self._token_groups(self.name_postings, keys, NAME_PART_PREFIX)
+        self.address_groups = self._token_groups(self.address_postings, keys,
+                                                 ADDRESS_PART_PREFIX)
+
+    def _token_groups(self, postings, keys, prefix):
+        """The tokens of ``postings`` (entries by token), by grouping key (``keys``),
+        cut into groups of about ``part_size`` entry numbers: [(name, postings, token
+        numbers)]."""
+        keyed = sorted((keys[token], token) for token in self.tokens
+                       if postings[self.token_id[token]])
         groups, current, size = [], [], 0
         for at, (key, token) in enumerate(keyed):
             number = self.token_id[token]
             current.append(number)
-            size += len(self.postings[number])
+            size += len(postings[number])
             if at + 1 < len(keyed) and keyed[at + 1][0] == key:
                 continue  # a key's tokens share a part
             hashed = zlib.crc32(key.encode("utf-8")) & CUT_MASK == 0
             if size >= self.part_size or (hashed and size * 2 >= self.part_size):
-                groups.append((part_name(self.tokens[current[0]]), current))
+                groups.append((part_name(prefix, self.tokens[current[0]]), postings, current))
                 current, size = [], 0
         if current:
-            groups.append((part_name(self.tokens[current[0]]), current))
+            groups.append((part_name(prefix, self.tokens[current[0]]), postings, current))
         return groups
 
     def part_names(self):
-        names = [name for name, _ in self.groups]
+        names = [name for name, _, _ in self.name_groups + self.address_groups]
         names += [name for slot, name in enumerate(self.term_names) if self.members[slot]]
         if self.phones:
             names.append(PHONES_PART)
@@ -254,10 +264,12 @@ class ChunkedIndex:
     def head(self):
         names = self.part_names()
         place = {name: at + 1 for at, name in enumerate(names)}
-        token_part = [0] * len(self.tokens)
-        for name, group in self.groups:
-            for number in group:
-                token_part[number] = place[name]
+        token_part, address_part = [0] * len(self.tokens), [0] * len(self.tokens)
+        for column, groups in ((token_part, self.name_groups),
+                               (address_part, self.address_groups)):
+            for name, _, group in groups:
+                for number in group:
+                    column[number] = place[name]
         term_part = [place[name] if self.members[slot] else 0
                      for slot, name in enumerate(self.term_names)]
         return {
@@ -273,6 +285,7 @@ class ChunkedIndex:
             "plurals": self.plurals,
             "parts": names,
             "token_part": encode_numbers(token_part),
+            "address_part": encode_numbers(address_part),
             "terms": self.block(self.terms, with_keywords=True),
             "term_part": encode_numbers(term_part),
             "term_listings": encode_numbers(map(len, self.members)),
@@ -284,8 +297,8 @@ class ChunkedIndex:
     def parts(self):
         """(name, data) of each part, in the head's order, made one at a time."""
         part = {"format": PART_FORMAT, "version": self.version}
-        for name, group in self.groups:
-            numbers = sorted(set().union(*map(self.postings.__getitem__, group)))
+        for name, postings, group in self.name_groups + self.address_groups:
+            numbers = sorted(set().union(*map(postings.__getitem__, group)))
             yield name, {**part, **self.block(numbers, display=False)}
         for slot, name in enumerate(self.term_names):
             if self.members[slot]:

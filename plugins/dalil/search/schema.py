@@ -154,7 +154,7 @@ def head_schema(siteurl, save_as):
         "type": "object",
         "required": ["format", "version", "types", "url_patterns", "img_patterns", "images",
                      "text_fields", "count",
-                     "tokens", "plurals", "parts", "token_part", "terms", "term_part",
+                     "tokens", "plurals", "parts", "token_part", "address_part", "terms", "term_part",
                      "term_listings", "phone_part", "display_size", "display_part"],
         "additionalProperties": False,
         "properties": {
@@ -192,10 +192,14 @@ def head_schema(siteurl, save_as):
             "token_part": {**numbers, "description": "numbers: per token, 1 + the position "
                                                      "in parts of the part that holds every "
                                                      "entry outside terms with that token in "
-                                                     "its texts (0: none); the listings a "
-                                                     "query finds through a category's or "
-                                                     "city's names or keywords are in that "
-                                                     "term's part (term_part)"},
+                                                     "a name (n, n_en, n_fr) (0: none); the "
+                                                     "listings a query finds through a "
+                                                     "category's or city's names or keywords "
+                                                     "are in that term's part (term_part)"},
+            "address_part": {**numbers, "description": "numbers: per token, 1 + the position "
+                                                       "in parts of the part that holds every "
+                                                       "entry outside terms with that token "
+                                                       "in its address (a) (0: none)"},
             "terms": _block(count, "the category and location entries, in index order"),
             "term_part": {**numbers, "description": "numbers: per entry of terms, 1 + the "
                                                     "position in parts of the part that "

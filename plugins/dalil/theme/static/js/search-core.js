@@ -231,19 +231,24 @@
     var pool = { loaded: new Uint8Array(count), number: [], type: [], lengths: [],
                  textTokens: [], category: [], city: [], img: [], keywords: [],
                  phones: new Map() };
+    /* How many of the block's entries were new, or brought their phones. */
     pool.add = function (block) {
       var gaps = decodeNumbers(block.entries), records = decodeNumbers(block.records);
       var phones = block.phone ? block.phone.split(" ") : null;
-      var local = new Map(), number = 0, at = 0;
+      var local = new Map(), number = 0, at = 0, added = 0;
       (block.keywords || []).forEach(function (pair) { local.set("k" + pair[0], pair[1]); });
       for (var e = 0; e < gaps.length; e++) {
         number += gaps[e];
         var start = at, tokens = 0, f;
         for (f = 1; f <= FIELDS; f++) tokens += records[start + f];
         at = start + 1 + FIELDS + tokens + 3;
-        if (phones) pool.phones.set(number, phones[e]);
+        if (phones) {
+          pool.phones.set(number, phones[e]);
+          added++;
+        }
         if (pool.loaded[number]) continue;
         pool.loaded[number] = 1;
+        if (!phones) added++;
         var position = pool.number.length;
         pool.number.push(number);
         pool.type.push(records[start]);
@@ -254,6 +259,7 @@
         pool.img.push(records[at - 1]);
         if (local.has("k" + e)) pool.keywords.push([position, local.get("k" + e)]);
       }
+      return added;
     };
     pool.columns = function (head) {
       return { tokens: head.tokens, type: new Int32Array(pool.type), display: display,
@@ -574,7 +580,8 @@
       return prepareEntries(prepareVocabulary(columns.tokens, columns.plurals), columns);
     }
     return { head: true, version: data.version, count: data.count, parts: data.parts,
-             tokenPart: decodeNumbers(data.token_part), termPart: decodeNumbers(data.term_part),
+             tokenPart: decodeNumbers(data.token_part), addressPart: decodeNumbers(data.address_part),
+             termPart: decodeNumbers(data.term_part),
              phonePart: data.phone_part, termListings: decodeNumbers(data.term_listings),
              displaySize: data.display_size, displayPart: data.display_part,
              url_patterns: data.url_patterns, images: data.images,
@@ -646,7 +653,10 @@
       var parts = new Set(), t;
       if (need.tokens) {
         for (t = 0; t < need.tokens.length; t++) {
-          if (need.tokens[t] && index.tokenPart[t]) parts.add(index.tokenPart[t] - 1);
+          if (!need.tokens[t]) continue;
+          if (index.tokenPart[t]) parts.add(index.tokenPart[t] - 1);
+          // A name's first letters match names only (markCandidates).
+          if (!need.namesOnly && index.addressPart[t]) parts.add(index.addressPart[t] - 1);
         }
       }
       need.terms.forEach(function (term) { if (index.termPart[term]) parts.add(index.termPart[term] - 1); });
@@ -707,8 +717,8 @@
         }
         if (loaded[pair[0]]) return;
         loaded[pair[0]] = 1;
-        pool.add(pair[1]);
-        added = true;
+        // Prepared again only for new entries (a city's listings may all be here).
+        if (pool.add(pair[1])) added = true;
       });
       if (added) refresh();
     }
@@ -1337,11 +1347,13 @@
     }
 
     /* What may hold a query's matches: the tokens its pivot word (or, ``allWords``,
-       any word) matches (a flag per token, or null), the categories and cities whose
+       any word) matches (a flag per token, or null; ``namesOnly``: in names alone, for
+       a query of one letter), the categories and cities whose
        listings it finds through their names or keywords (markCandidates), or those the
        filters list when there is no query, and whether it may be a phone. */
     function needs(rawQuery, filters, allWords) {
-      var query = normalize(rawQuery), need = { tokens: null, terms: [], phone: false };
+      var query = normalize(rawQuery);
+      var need = { tokens: null, namesOnly: false, terms: [], phone: false };
       var category = termIndex("category", filters && filters.category);
       var city = termIndex("location", filters && filters.city);
       if (!query) {
@@ -1360,6 +1372,7 @@
         });
       });
       need.tokens = tokens;
+      need.namesOnly = q.single;
       need.phone = phoneQuery(rawQuery) !== null;
       return need;
     }
