@@ -154,35 +154,50 @@ class ChunkedIndex:
         self.term_keywords = {slot: [[token_id[token] for token in tokens_of(keyword)]
                                      for keyword in entries[number]["k"]]
                               for slot, number in enumerate(self.terms) if entries[number].get("k")}
-        term_slot = {(entries[number]["t"], entries[number]["s"]): slot + 1
-                     for slot, number in enumerate(self.terms)}
+        term_slot = {kind: {entries[number]["s"]: slot + 1 for slot, number
+                            in enumerate(self.terms) if entries[number]["t"] == kind}
+                     for kind in TERM_TYPES}
+        category_slot, city_slot = term_slot["category"], term_slot["location"]
+        # Per type, its paths' pattern as (before the slug, after it).
+        url_around = [pattern.partition(SLUG_FIELD)[::2] for pattern in self.patterns]
+        img_around = [pattern.partition(SLUG_FIELD)[::2] if pattern else None
+                      for pattern in self.img_patterns]
         self.records, self.slugs = [], []
         self.url_exceptions, self.img_exceptions, self.phones = {}, {}, {}
         # Entries by token: in a name (n, n_en, n_fr), and in the address.
         self.name_postings = [array("i") for _ in self.tokens]
         self.address_postings = [array("i") for _ in self.tokens]
         self.members = [array("i") for _ in self.terms]
-        digits = encode_numbers
+        # Small numbers' digits, looked up: the table holds up to every token's number.
+        small = _DIGITS.__getitem__ if len(_DIGITS) > max(len(self.terms), 64) else None
+        digit_of = token_digits.__getitem__
         for number, entry in enumerate(entries):
-            kind, slug = entry["t"], entry["s"]
-            texts = [tokens_of(entry.get(field, "")) for field in TEXT_FIELDS]
-            img = entry.get("img", "")
+            kind, slug, get = entry["t"], entry["s"], entry.get
+            texts = [text.split(" ") if text else [] for text in
+                     map(get, TEXT_FIELDS)]
+            type_number_of = type_number[kind]
+            img = get("img")
+            around = img_around[type_number_of]
             if not img:
                 img_code = 0
-            elif img == self.img_patterns[type_number[kind]].replace(SLUG_FIELD, slug):
+            elif around and img == around[0] + slug + around[1]:
                 img_code = 1
             else:
                 img_code = image_code.get(img, 0)
                 if not img_code:
                     self.img_exceptions[number] = img
-            category = term_slot.get(("category", entry.get("cs")), 0)
-            city = term_slot.get(("location", entry.get("ls")), 0)
-            self.records.append("".join((
-                digits([type_number[kind], *map(len, texts)]),
-                *(token_digits[token] for tokens in texts for token in tokens),
-                digits([category, city, img_code]))))
+            category, city = category_slot.get(get("cs"), 0), city_slot.get(get("ls"), 0)
+            head = [type_number_of, *map(len, texts)]
+            tail = [category, city, img_code]
+            try:
+                head, tail = "".join(map(small, head)), "".join(map(small, tail))
+            except (IndexError, TypeError):  # a long text, or a small table: computed
+                head, tail = encode_numbers(head), encode_numbers(tail)
+            self.records.append(head + "".join(map(digit_of, texts[0] + texts[1] + texts[2]
+                                                   + texts[3])) + tail)
             self.slugs.append(slug)
-            if entry["url"] != self.patterns[type_number[kind]].replace(SLUG_FIELD, slug):
+            around = url_around[type_number_of]
+            if entry["url"] != around[0] + slug + around[1]:
                 self.url_exceptions[number] = entry["url"]
             if kind in TERM_TYPES:
                 continue
