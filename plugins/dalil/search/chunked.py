@@ -103,8 +103,10 @@ def url_patterns(entries, field="url"):
     holding its slug; ``""`` for a type without one."""
     patterns = {}
     for entry in entries:
+        if entry["t"] in patterns:
+            continue
         head, found, tail = entry.get(field, "").rpartition(entry["s"])
-        if entry["t"] not in patterns and found:
+        if found:
             patterns[entry["t"]] = head + SLUG_FIELD + tail
     return [patterns.get(kind, "") for kind in TYPES]
 
