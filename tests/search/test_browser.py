@@ -529,7 +529,7 @@ def watched_page(open_page):
 def test_a_query_fetches_the_head_then_only_its_parts(watched_page, site):
     head = json.loads(site.read("search/index/head.json"))
     page = watched_page("/search/?q=" + quote("زيتونة"))
-    expect(page.locator("#search-results li").first).to_be_visible()
+    expect(page.locator("#live-search")).to_have_attribute("data-query", "زيتونه")
     assert result_slugs(page)[0] == "zaytouna"
     fetched = fetched_index_files(page)
     assert fetched[0] == "head.json" and fetched.count("head.json") == 1
@@ -554,8 +554,9 @@ def test_a_query_fetches_the_head_then_only_its_parts(watched_page, site):
 
 def test_a_category_filter_alone_fetches_that_category_s_part(watched_page):
     page = watched_page("/search/?category=restaurants")
-    expect(page.locator("#search-results li").first).to_be_visible()
-    assert fetched_index_files(page) == ["head.json", "category-restaurants.json"]
+    expect(page.locator("#search-results li a[href]").first).to_be_visible()
+    # Then the display part of the listings shown (the fixture's entries fit in one).
+    assert fetched_index_files(page) == ["head.json", "category-restaurants.json", "d-0.json"]
 
 
 def test_a_part_that_fails_to_load_is_reported_and_typing_goes_on(watched_page, site):
@@ -591,3 +592,30 @@ def numbers_of(text):
 def term_slot(head, slug):
     """The place of a category or city among the head's terms."""
     return head["terms"]["slug"].split(" ").index(slug)
+
+
+def test_a_keystroke_is_answered_at_once_from_what_is_loaded_then_in_full(watched_page):
+    page = watched_page("/search/")
+    expect(page.locator("#live-search")).to_have_attribute("data-ready", "13")
+    held, holding = [], [True]
+
+    def hold(route):
+        if holding[0]:
+            held.append(route)  # answered later
+        else:
+            route.fallback()
+    page.route("**/search/index/*.json", hold)
+    page.locator("#site-search").fill("مطاعم")
+    # The head's category is shown at once, the status saying the rest is loading.
+    expect(page.locator("#search-status")).to_have_text("جارٍ تحميل فهرس البحث…")
+    expect(page.locator("#search-results a.result-link")).to_have_count(1)
+    assert result_slugs(page) == ["restaurants"]
+    assert page.locator("#live-search").get_attribute("data-query") != "مطاعم"
+    assert held
+    holding[0] = False
+    for route in held:
+        route.fallback()  # served
+    # Then its listings, from their parts, and the count said.
+    expect(page.locator("#live-search")).to_have_attribute("data-query", "مطاعم")
+    assert result_slugs(page)[0] == "restaurants" and len(result_slugs(page)) > 1
+    expect(page.locator("#search-status")).not_to_have_text("جارٍ تحميل فهرس البحث…")

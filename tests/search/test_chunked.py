@@ -72,62 +72,72 @@ def numbers(text):
 
 def read_block(head, block):
     """{position in the search index: its entry's fields} of a block (the head's terms,
-    or a part), as the schema describes it; category and city as term positions."""
+    or a part), as the schema describes it: what its records hold (texts, category and
+    city as term positions, image number) and what its display columns hold (slug, path
+    exceptions), each when the block has them."""
     tokens, fields = head["tokens"], head["text_fields"]
     positions, at = [], 0
     for gap in numbers(block["entries"]):
         at += gap
         positions.append(at)
-    records = iter(numbers(block["records"]))
-    slugs = block["slug"].split(" ") if block["slug"] else []
-    phones = block["phone"].split(" ") if "phone" in block else [None] * len(positions)
-    urls, images = dict(block["url_exceptions"]), dict(block["img_exceptions"])
-    keywords = dict(block.get("keywords", []))
-    assert len(slugs) == len(phones) == len(positions)
-    read = {}
-    for local, position in enumerate(positions):
-        kind = head["types"][next(records)]
-        lengths = [next(records) for _ in fields]
-        texts = {field: " ".join(tokens[next(records)] for _ in range(length))
-                 for field, length in zip(fields, lengths)}
-        category, city, follows = next(records), next(records), next(records)
-        slug = slugs[local]
-        read[position] = {
-            "t": kind, "s": slug, **texts, "p": phones[local], "category": category,
-            "city": city,
-            "img": images.get(local) or (head["img_patterns"][head["types"].index(kind)]
-                                         .replace("{slug}", slug) if follows else None),
-            "k": [" ".join(tokens[token] for token in keyword)
-                  for keyword in keywords.get(local, [])],
-            "url": urls.get(local) or head["url_patterns"][head["types"].index(kind)]
-            .replace("{slug}", slug)}
-    assert next(records, None) is None
+    read = {position: {} for position in positions}
+    if "records" in block:
+        records = iter(numbers(block["records"]))
+        phones = block["phone"].split(" ") if "phone" in block else None
+        keywords = dict(block.get("keywords", []))
+        for local, position in enumerate(positions):
+            kind = head["types"][next(records)]
+            lengths = [next(records) for _ in fields]
+            texts = {field: " ".join(tokens[next(records)] for _ in range(length))
+                     for field, length in zip(fields, lengths)}
+            category, city, image = next(records), next(records), next(records)
+            read[position].update({
+                "t": kind, **texts, "category": category, "city": city, "image": image,
+                "k": [" ".join(tokens[token] for token in keyword)
+                      for keyword in keywords.get(local, [])]})
+            if phones is not None:
+                read[position]["p"] = phones[local]
+        assert next(records, None) is None
+        assert phones is None or len(phones) == len(positions)
+    if "slug" in block:
+        slugs = block["slug"].split(" ") if block["slug"] else []
+        assert len(slugs) == len(positions)
+        urls, images = dict(block["url_exceptions"]), dict(block["img_exceptions"])
+        for local, position in enumerate(positions):
+            read[position].update({"s": slugs[local], "url": urls.get(local),
+                                   "img_exception": images.get(local)})
     return read
 
 
 def decode(head, parts):
     """The entries of the search index, from the head and its parts: each entry from
-    every block that holds it must read the same."""
+    every block that holds it must read the same, and each has its record and its
+    display once at least."""
     terms = read_block(head, head["terms"])
     term_positions = list(terms)
-    found = dict(terms)
+    found = {position: dict(fields) for position, fields in terms.items()}
     for part in parts.values():
-        for position, entry in read_block(head, part).items():
-            if position in found and found[position]["p"] is None:
-                found[position]["p"] = entry["p"]  # the phones' part has them
-            elif position in found and entry["p"] is None:
-                entry["p"] = found[position]["p"]
-            assert found.setdefault(position, entry) == entry, position
+        for position, fields in read_block(head, part).items():
+            entry = found.setdefault(position, {})
+            for key, value in fields.items():
+                assert entry.setdefault(key, value) == value, (position, key)
     assert sorted(found) == list(range(head["count"]))
     entries = []
     for position in range(head["count"]):
         entry = dict(found[position])
+        assert "t" in entry and "s" in entry, position
         category, city = entry.pop("category"), entry.pop("city")
         if category:
             term = found[term_positions[category - 1]]
             entry["c"], entry["cs"] = term["n"], term["s"]
         if city:
             entry["ls"] = found[term_positions[city - 1]]["s"]
+        # 0: none or an exception, 1: the pattern, 2 and more: a shared image.
+        image, exception = entry.pop("image"), entry.pop("img_exception")
+        pattern = head["img_patterns"][head["types"].index(entry["t"])].replace("{slug}", entry["s"])
+        entry["img"] = exception if image == 0 else pattern if image == 1 else head["images"][image - 2]
+        entry["url"] = entry["url"] or head["url_patterns"][head["types"].index(entry["t"])] \
+            .replace("{slug}", entry["s"])
         order = ["t", "s", "n", "n_en", "n_fr", "c", "a", "p", "img", "cs", "ls", "k", "url"]
         entries.append({key: entry[key] for key in order if entry.get(key)})
     return entries
@@ -163,31 +173,34 @@ def test_they_decode_to_the_search_index(published):
     assert "ب" * 150 in hostile["n"] and "\u200f" in hostile["n"] and "=HYPERLINK" in hostile["n"]
 
 
-def test_each_token_s_part_holds_every_entry_outside_the_head_it_may_match(published):
+def test_each_token_s_parts_hold_every_entry_outside_the_head_it_may_match(published):
     index, head, parts, _ = published
     names, tokens = head["parts"], head["tokens"]
     held = {name: {position for position in read_block(head, part)}
             for name, part in parts.items()}
-    token_part = numbers(head["token_part"])
-    assert len(token_part) == len(tokens) and len(names) > 3
+    # A token's name part: the entries with it in a name; its address part: in the address.
+    columns = {"name": numbers(head["token_part"]), "address": numbers(head["address_part"])}
+    fields = {"name": ("n", "n_en", "n_fr"), "address": ("a",)}
+    assert all(len(column) == len(tokens) for column in columns.values()) and len(names) > 3
     terms = set(read_block(head, head["terms"]))
-    for position, entry in enumerate(index):
-        if position in terms:
-            continue
-        for field in ("n", "n_en", "n_fr", "a"):
-            for token in entry.get(field, "").split(" ") if entry.get(field) else []:
-                assert position in held[names[token_part[tokens.index(token)] - 1]], token
-    # The words of a category's names and keywords, and of a city's names: their parts
-    # hold its listings too (a query finds them through it).
-    for position in terms:
-        term = index[position]
-        key = "cs" if term["t"] == "category" else "ls"
-        listings = {number for number, entry in enumerate(index) if entry.get(key) == term["s"]}
-        words = [term.get(field, "") for field in ("n", "n_en", "n_fr")] + term.get("k", [])
-        for token in (token for text in words if text for token in text.split(" ")):
-            part = token_part[tokens.index(token)]
-            assert listings <= (held[names[part - 1]] if part else set()), token
-    assert token_part[tokens.index("مطاعم")] and "مطاعم" not in json.dumps(
+    for kind, column in columns.items():
+        own = {}  # position -> the parts of its own tokens of this kind
+        for position, entry in enumerate(index):
+            if position in terms:
+                continue
+            own[position] = {names[column[tokens.index(token)] - 1]
+                             for field in fields[kind] if entry.get(field)
+                             for token in entry[field].split(" ")}
+            assert all(position in held[name] for name in own[position])
+        # Each entry is in the parts of its own tokens only.
+        prefix = {"name": "t-", "address": "a-"}[kind]
+        for name, positions in held.items():
+            if name.startswith(prefix):
+                assert all(name in own[position] for position in positions), name
+        assert any(name.startswith(prefix) for name in names)
+    # A token only a category's name has (its listings are found through that
+    # category's part) is in no token part: listings are not copied there.
+    assert columns["name"][tokens.index("مطاعم")] == 0 and "مطاعم" not in json.dumps(
         [entry for position, entry in enumerate(index) if position not in terms],
         ensure_ascii=False).replace('"c": "مطاعم"', "")
 
@@ -268,7 +281,7 @@ def test_urls_follow_one_pattern_per_type(published):
                                         "/directory/category/{slug}/",
                                         "/directory/city/{slug}/"]
     assert head["terms"]["url_exceptions"] == []
-    assert all(part["url_exceptions"] == [] for part in parts.values())
+    assert all(part.get("url_exceptions", []) == [] for part in parts.values())
 
 
 def test_texts_split_on_the_space_only_and_keep_empty_tokens():
@@ -290,7 +303,8 @@ def test_an_entry_off_its_types_pattern_keeps_its_path():
                {"t": "page", "s": "b", "n": "B", "url": "/pages/b.html"}]
     head, parts = chunked(entries)
     # One part (A and B are one token each, below a part's size): b is its second entry.
-    assert [part["url_exceptions"] for part in parts.values()] == [[[1, "/pages/b.html"]]]
+    assert [part["url_exceptions"] for name, part in parts.items() if "slug" in part] == \
+        [[[1, "/pages/b.html"]]]
     assert decode(head, parts) == entries
 
 
@@ -305,7 +319,25 @@ def test_images_off_the_pattern_are_exceptions():
     assert head["img_patterns"][0] == "/img/{slug}.jpg"
     records = numbers(parts["category-c"]["records"])
     assert len(records) == 4 * 9 and records[8::9] == [1, 0, 1, 0]  # each one's last: img
-    assert parts["category-c"]["img_exceptions"] == [[3, "/other/x.png"]]
+    assert parts["d-0"]["img_exceptions"] == [[3, "/other/x.png"]]
+    assert decode(head, parts) == entries
+
+
+def test_an_image_several_entries_share_is_named_once_in_the_head():
+    # A default picture: off the pattern, shared; a record names it by number.
+    entries = [{"t": "listing", "s": s, "n": s.upper(), "c": "C", "cs": "c", "ls": "l",
+                "url": f"/l/{s}/", "img": img}
+               for s, img in (("a", "/img/a.jpg"), ("b", "/img/default.svg"), ("c", "/img/c.jpg"),
+                              ("d", "/img/default.svg"), ("e", "/img/other.svg"),
+                              ("f", "/img/blank.svg"), ("g", "/img/blank.svg"))]
+    entries += [{"t": "category", "s": "c", "n": "C", "url": "/c/c/"},
+                {"t": "location", "s": "l", "n": "L", "url": "/c/l/"}]
+    head, parts = chunked(entries)
+    assert head["images"] == ["/img/blank.svg", "/img/default.svg"]
+    records = numbers(parts["category-c"]["records"])
+    assert records[8::9] == [1, 3, 1, 3, 0, 2, 2]
+    assert parts["d-0"]["img_exceptions"] == [[4, "/img/other.svg"]]
+    assert "default.svg" not in json.dumps(parts, ensure_ascii=False)
     assert decode(head, parts) == entries
 
 
@@ -326,12 +358,14 @@ def test_parts_group_tokens_in_code_point_order_and_close_near_their_size():
 
 
 @pytest.mark.parametrize("change", [
-    {"format": "dalil-search-head/2"},
+    {"format": "dalil-search-head/1"},
+    {"images": ["images/x.jpg"]},
     {"version": "x"},
     {"types": ["listing"]},
     {"count": -1},
     {"tokens": ["a", "a"]},
     {"token_part": "#^"},
+    {"address_part": [1]},
     {"parts": ["../x"]},
     {"terms": {"entries": "#", "records": "#", "slug": "Not-A-Slug", "url_exceptions": [],
                "img_exceptions": []}},
@@ -352,7 +386,7 @@ def test_head_schema_rejects_a_broken_head(published, change):
 
 
 @pytest.mark.parametrize("change", [
-    {"format": "dalil-search-part/2"}, {"records": [0]}, {"records": "#\"#"}, {"slug": "a  b"},
+    {"format": "dalil-search-part/1"}, {"records": [0]}, {"records": "#\"#"}, {"slug": "a  b"},
     {"entries": "]#"}, {"img_exceptions": [[0, "images/x.jpg"]]},
     {"url_exceptions": [[0, "directory/x/"]]}, {"phone": "0522-998713"}, {"extra": 1},
 ])
@@ -433,3 +467,21 @@ def test_the_spellings_a_query_finds_together_share_a_part():
     assert part["مطعم"] == part["المطعم"] == part["مطاعم"]
     assert part["Café"] == part["cafe"]
     assert len(set(part.values())) == 4
+
+
+def test_slugs_and_paths_are_in_the_display_part_of_their_position_only():
+    entries = [{"t": "page", "s": f"page-{number}", "n": f"w{number % 7}", "url": f"/p{number}/"}
+               for number in range(600)]
+    head, parts = chunked(entries, part_size=50)
+    size, first = head["display_size"], head["display_part"]
+    display = head["parts"][first - 1:]
+    assert display == [f"d-{n}" for n in range(-(-600 // size))] and len(display) >= 3
+    for position, entry in enumerate(entries):
+        part = parts[head["parts"][first - 1 + position // size]]
+        assert part["slug"].split(" ")[position % size] == entry["s"]
+        assert numbers(part["entries"])[0] == position - position % size
+    # The parts a query loads hold what ranks; no slug, no path.
+    for name in head["parts"][:first - 1]:
+        assert "slug" not in parts[name] and "url_exceptions" not in parts[name]
+        assert "page-" not in json.dumps(parts[name])
+    assert decode(head, parts) == entries

@@ -258,5 +258,8 @@ def test_a_broken_index_in_parts(site):
     site.edit(head_path, lambda text: json.dumps({**json.loads(text), "parts": []},
                                                  ensure_ascii=False))
     terms = len(head["terms"]["slug"].split(" "))
+    text = problems(site.validate())
     assert (f"FAIL {head_path}: its head and parts hold {terms} of the {entries} entries of "
-            "search-index.json") in problems(site.validate())
+            "search-index.json") in text, text
+    assert (f"FAIL {head_path}: its display parts hold 0 of the {entries} entries of "
+            "search-index.json") in text, text

@@ -36,8 +36,8 @@ from collections import Counter
 from .index import TYPES
 from .plurals import normalise, plural_pairs
 
-HEAD_FORMAT = "dalil-search-head/1"
-PART_FORMAT = "dalil-search-part/1"
+HEAD_FORMAT = "dalil-search-head/2"
+PART_FORMAT = "dalil-search-part/2"
 # The texts of an entry, in this order: each entry has one length per field.
 TEXT_FIELDS = ("n", "n_en", "n_fr", "a")
 SLUG_FIELD = "{slug}"
@@ -45,6 +45,11 @@ SLUG_FIELD = "{slug}"
 TERM_TYPES = ("category", "location")
 TERM_PART_PREFIX = {"category": "category-", "location": "city-"}
 PHONES_PART = "phones"
+# Entries per display part (slugs and path exceptions, by index position): a result list
+# of 20 needs at most 20 of them, a few kilobytes each.
+DISPLAY_SIZE = 256
+DISPLAY_PART_PREFIX = "d-"
+NAME_PART_PREFIX, ADDRESS_PART_PREFIX = "t-", "a-"
 # Digits of encode_numbers: d is chr(LAST + d) as a number's last digit, else chr(MORE + d).
 # Both ranges (U+0023-U+0042, U+005D-U+007C) avoid the quote and the backslash: no JSON escapes.
 LAST, MORE = 0x23, 0x5D
@@ -98,15 +103,17 @@ def url_patterns(entries, field="url"):
     holding its slug; ``""`` for a type without one."""
     patterns = {}
     for entry in entries:
+        if entry["t"] in patterns:
+            continue
         head, found, tail = entry.get(field, "").rpartition(entry["s"])
-        if entry["t"] not in patterns and found:
+        if found:
             patterns[entry["t"]] = head + SLUG_FIELD + tail
     return [patterns.get(kind, "") for kind in TYPES]
 
 
-def part_name(first_token):
+def part_name(prefix, first_token):
     """A token part's file name: from its first token, so that it stays while that does."""
-    return "t-" + hashlib.blake2b(first_token.encode("utf-8"), digest_size=6).hexdigest()
+    return prefix + hashlib.blake2b(first_token.encode("utf-8"), digest_size=6).hexdigest()
 
 
 def grouping_key(token, singulars):
@@ -124,165 +131,218 @@ def _texts(entry):
 
 
 class ChunkedIndex:
-    """The head and parts of ``entries`` (the search index's entries, in its order).
-    Holds one digit string per entry and each token's entry numbers; ``head()`` and
-    ``parts()`` make the files' data one at a time."""
+    """The head and parts of ``entries`` (the search index's entries, in its order: a
+    list, read twice). Each entry's pieces (its digit record, slug, exceptions, phone) are
+    made once, here, and then the entries are let go: a part joins the pieces of its
+    entries. ``head()`` and ``parts()`` make the files' data one at a time."""
 
     def __init__(self, entries, part_size):
-        self.entries = entries
         frequency = Counter(all_tokens(text for entry in entries for text in _texts(entry)))
         # The most frequent tokens first: their numbers take one digit.
         self.tokens = sorted(frequency, key=lambda token: (-frequency[token], token))
         del frequency
-        token_id = {token: number for number, token in enumerate(self.tokens)}
+        self.token_id = token_id = {token: number for number, token in enumerate(self.tokens)}
+        encode_numbers([len(self.tokens)])  # every token's digits made once, in the table
+        token_digits = {token: encode_numbers([number]) for token, number in token_id.items()}
+        self.count = len(entries)
         self.patterns, self.img_patterns = url_patterns(entries), url_patterns(entries, "img")
-        self.type_number = {kind: number for number, kind in enumerate(TYPES)}
+        self.images = shared_images(entries, self.img_patterns)
+        image_code = {path: number + 2 for number, path in enumerate(self.images)}
+        type_number = {kind: number for number, kind in enumerate(TYPES)}
         # The categories and cities, in index order: the head's entries.
         self.terms = [number for number, entry in enumerate(entries) if entry["t"] in TERM_TYPES]
-        term_slot = {(entries[number]["t"], entries[number]["s"]): slot + 1
-                     for slot, number in enumerate(self.terms)}
-        self.records, self.postings = [], [array("i") for _ in self.tokens]
-        self.members = {slot: array("i") for slot in range(len(self.terms))}
-        self.phones = array("i")
-        # A listing matches the words of its category's names and keywords and of its
-        # city's names too: it is in their tokens' parts, so that a query's tokens' parts
-        # hold every listing of the categories and cities it matches.
-        term_tokens = [frozenset(token_id[token] for text in _texts(entries[number])[:3]
-                                 + list(entries[number].get("k", ())) for token in tokens_of(text))
-                       for number in self.terms]
+        self.term_names = [TERM_PART_PREFIX[entries[number]["t"]] + entries[number]["s"]
+                           for number in self.terms]
+        self.term_keywords = {slot: [[token_id[token] for token in tokens_of(keyword)]
+                                     for keyword in entries[number]["k"]]
+                              for slot, number in enumerate(self.terms) if entries[number].get("k")}
+        term_slot = {kind: {entries[number]["s"]: slot + 1 for slot, number
+                            in enumerate(self.terms) if entries[number]["t"] == kind}
+                     for kind in TERM_TYPES}
+        category_slot, city_slot = term_slot["category"], term_slot["location"]
+        # Per type, its paths' pattern as (before the slug, after it).
+        url_around = [pattern.partition(SLUG_FIELD)[::2] for pattern in self.patterns]
+        img_around = [pattern.partition(SLUG_FIELD)[::2] if pattern else None
+                      for pattern in self.img_patterns]
+        self.records, self.slugs = [], []
+        self.url_exceptions, self.img_exceptions, self.phones = {}, {}, {}
+        # Entries by token: in a name (n, n_en, n_fr), and in the address.
+        self.name_postings = [array("i") for _ in self.tokens]
+        self.address_postings = [array("i") for _ in self.tokens]
+        self.members = [array("i") for _ in self.terms]
+        # Small numbers' digits, looked up: the table holds up to every token's number.
+        small = _DIGITS.__getitem__ if len(_DIGITS) > max(len(self.terms), 64) else None
+        digit_of = token_digits.__getitem__
         for number, entry in enumerate(entries):
-            lengths, ids = [], []
-            for field in TEXT_FIELDS:
-                tokens = tokens_of(entry.get(field, ""))
-                lengths.append(len(tokens))
-                ids.extend(map(token_id.__getitem__, tokens))
-            category = term_slot.get(("category", entry.get("cs")), 0)
-            city = term_slot.get(("location", entry.get("ls")), 0)
-            self.records.append(encode_numbers(
-                [self.type_number[entry["t"]], *lengths, *ids, category, city,
-                 int(self._img_follows(entry))]))
-            if entry["t"] in TERM_TYPES:
+            kind, slug, get = entry["t"], entry["s"], entry.get
+            texts = [text.split(" ") if text else [] for text in
+                     map(get, TEXT_FIELDS)]
+            type_number_of = type_number[kind]
+            img = get("img")
+            around = img_around[type_number_of]
+            if not img:
+                img_code = 0
+            elif around and img == around[0] + slug + around[1]:
+                img_code = 1
+            else:
+                img_code = image_code.get(img, 0)
+                if not img_code:
+                    self.img_exceptions[number] = img
+            category, city = category_slot.get(get("cs"), 0), city_slot.get(get("ls"), 0)
+            head = [type_number_of, *map(len, texts)]
+            tail = [category, city, img_code]
+            try:
+                head, tail = "".join(map(small, head)), "".join(map(small, tail))
+            except (IndexError, TypeError):  # a long text, or a small table: computed
+                head, tail = encode_numbers(head), encode_numbers(tail)
+            self.records.append(head + "".join(map(digit_of, texts[0] + texts[1] + texts[2]
+                                                   + texts[3])) + tail)
+            self.slugs.append(slug)
+            around = url_around[type_number_of]
+            if entry["url"] != around[0] + slug + around[1]:
+                self.url_exceptions[number] = entry["url"]
+            if kind in TERM_TYPES:
                 continue
-            held = set(ids)
-            for slot in {category, city} - {0}:
-                held |= term_tokens[slot - 1]
-            for token in held:
-                self.postings[token].append(number)
+            # A listing is found through its category's and city's words too: the page
+            # loads that category's or city's part for them (term_part).
+            for token in {token for tokens in texts[:3] for token in tokens}:
+                self.name_postings[token_id[token]].append(number)
+            for token in set(texts[3]):
+                self.address_postings[token_id[token]].append(number)
             for slot in {category, city} - {0}:
                 self.members[slot - 1].append(number)
             if entry.get("p"):
-                self.phones.append(number)
-        self.token_id = token_id
+                self.phones[number] = entry["p"]
         self.part_size = part_size
         self.plurals = plural_pairs(self.tokens)
         # What a part's numbers mean: a part of another build is refused by the page.
         self.version = hashlib.blake2b(json.dumps(
-            [len(entries), self.terms, self.tokens], ensure_ascii=False).encode("utf-8"),
+            [self.count, self.terms, self.tokens, self.images], ensure_ascii=False).encode("utf-8"),
             digest_size=8).hexdigest()
-        self.groups = self._token_groups()
-
-    def _img_follows(self, entry):
-        img = entry.get("img", "")
-        pattern = self.img_patterns[self.type_number[entry["t"]]]
-        return bool(img) and img == pattern.replace(SLUG_FIELD, entry["s"])
-
-    def _token_groups(self):
-        """The tokens held by entries outside the head, by grouping key, cut into groups
-        of about ``part_size`` entry numbers: [(name, token numbers)]."""
+        # A query of one letter matches names only: it loads name parts alone.
         singulars = {plural: singular for plural, singular in self.plurals}
-        keyed = sorted((grouping_key(token, singulars), token) for token in self.tokens
-                       if self.postings[self.token_id[token]])
+        keys = {token: grouping_key(token, singulars) for token in self.tokens}
+        self.name_groups = self._token_groups(self.name_postings, keys, NAME_PART_PREFIX)
+        self.address_groups = self._token_groups(self.address_postings, keys,
+                                                 ADDRESS_PART_PREFIX)
+
+    def _token_groups(self, postings, keys, prefix):
+        """The tokens of ``postings`` (entries by token), by grouping key (``keys``),
+        cut into groups of about ``part_size`` entry numbers: [(name, postings, token
+        numbers)]."""
+        keyed = sorted((keys[token], token) for token in self.tokens
+                       if postings[self.token_id[token]])
         groups, current, size = [], [], 0
         for at, (key, token) in enumerate(keyed):
             number = self.token_id[token]
             current.append(number)
-            size += len(self.postings[number])
+            size += len(postings[number])
             if at + 1 < len(keyed) and keyed[at + 1][0] == key:
                 continue  # a key's tokens share a part
             hashed = zlib.crc32(key.encode("utf-8")) & CUT_MASK == 0
             if size >= self.part_size or (hashed and size * 2 >= self.part_size):
-                groups.append((part_name(self.tokens[current[0]]), current))
+                groups.append((part_name(prefix, self.tokens[current[0]]), postings, current))
                 current, size = [], 0
         if current:
-            groups.append((part_name(self.tokens[current[0]]), current))
+            groups.append((part_name(prefix, self.tokens[current[0]]), postings, current))
         return groups
 
     def part_names(self):
-        names = [name for name, _ in self.groups]
-        names += [TERM_PART_PREFIX[self.entries[number]["t"]] + self.entries[number]["s"]
-                  for slot, number in enumerate(self.terms) if self.members[slot]]
+        names = [name for name, _, _ in self.name_groups + self.address_groups]
+        names += [name for slot, name in enumerate(self.term_names) if self.members[slot]]
         if self.phones:
             names.append(PHONES_PART)
+        names += [f"{DISPLAY_PART_PREFIX}{start // DISPLAY_SIZE}"
+                  for start in range(0, self.count, DISPLAY_SIZE)]
         return names
 
-    def block(self, numbers, with_keywords=False, with_phones=False):
+    def block(self, numbers, records=True, display=True, with_keywords=False,
+              with_phones=False):
         """The entries ``numbers`` (ascending) as columns: their numbers (the first, then
-        the gaps), their digit records, slugs, exceptions, keywords and phones."""
-        entries = self.entries
+        the gaps), their digit ``records``, their ``display`` (slugs and path
+        exceptions), keywords and phones."""
         gaps = [numbers[0]] + [b - a for a, b in zip(numbers, numbers[1:])] if numbers else []
-        url_exceptions, img_exceptions, keywords = [], [], []
-        for at, number in enumerate(numbers):
-            entry = entries[number]
-            if entry["url"] != self.patterns[self.type_number[entry["t"]]].replace(
-                    SLUG_FIELD, entry["s"]):
-                url_exceptions.append([at, entry["url"]])
-            if entry.get("img") and not self._img_follows(entry):
-                img_exceptions.append([at, entry["img"]])
-            if with_keywords and entry.get("k"):
-                keywords.append([at, [[self.token_id[token] for token in tokens_of(keyword)]
-                                      for keyword in entry["k"]]])
-        block = {"entries": encode_numbers(gaps),
-                 "records": "".join(map(self.records.__getitem__, numbers)),
-                 # One string: slugs hold no space.
-                 "slug": " ".join(entries[number]["s"] for number in numbers),
-                 "url_exceptions": url_exceptions, "img_exceptions": img_exceptions}
+        block = {"entries": encode_numbers(gaps)}
+        if records:
+            block["records"] = "".join(map(self.records.__getitem__, numbers))
+        if display:
+            # One string: slugs hold no space.
+            block["slug"] = " ".join(map(self.slugs.__getitem__, numbers))
+            block["url_exceptions"] = _exceptions(numbers, self.url_exceptions)
+            block["img_exceptions"] = _exceptions(numbers, self.img_exceptions)
         if with_keywords:
-            block["keywords"] = keywords
+            block["keywords"] = [[at, self.term_keywords[slot]] for at, slot in
+                                 enumerate(map(self.terms.index, numbers))
+                                 if slot in self.term_keywords]
         if with_phones:
-            block["phone"] = " ".join(entries[number]["p"] for number in numbers)
+            block["phone"] = " ".join(map(self.phones.__getitem__, numbers))
         return block
 
     def head(self):
         names = self.part_names()
         place = {name: at + 1 for at, name in enumerate(names)}
-        token_part = [0] * len(self.tokens)
-        for name, group in self.groups:
-            for number in group:
-                token_part[number] = place[name]
-        term_part = [place.get(TERM_PART_PREFIX[self.entries[number]["t"]]
-                               + self.entries[number]["s"], 0) if self.members[slot] else 0
-                     for slot, number in enumerate(self.terms)]
+        token_part, address_part = [0] * len(self.tokens), [0] * len(self.tokens)
+        for column, groups in ((token_part, self.name_groups),
+                               (address_part, self.address_groups)):
+            for name, _, group in groups:
+                for number in group:
+                    column[number] = place[name]
+        term_part = [place[name] if self.members[slot] else 0
+                     for slot, name in enumerate(self.term_names)]
         return {
             "format": HEAD_FORMAT,
             "version": self.version,
             "types": list(TYPES),
             "url_patterns": self.patterns,
             "img_patterns": self.img_patterns,
+            "images": self.images,
             "text_fields": list(TEXT_FIELDS),
-            "count": len(self.entries),
+            "count": self.count,
             "tokens": self.tokens,
             "plurals": self.plurals,
             "parts": names,
             "token_part": encode_numbers(token_part),
+            "address_part": encode_numbers(address_part),
             "terms": self.block(self.terms, with_keywords=True),
             "term_part": encode_numbers(term_part),
-            "term_listings": encode_numbers(len(self.members[slot])
-                                            for slot in range(len(self.terms))),
+            "term_listings": encode_numbers(map(len, self.members)),
             "phone_part": place.get(PHONES_PART, 0),
+            "display_size": DISPLAY_SIZE,
+            "display_part": place.get(DISPLAY_PART_PREFIX + "0", 0),
         }
 
     def parts(self):
         """(name, data) of each part, in the head's order, made one at a time."""
-        for name, group in self.groups:
-            numbers = sorted(set().union(*(self.postings[token] for token in group)))
-            yield name, {"format": PART_FORMAT, "version": self.version, **self.block(numbers)}
-        for slot, number in enumerate(self.terms):
+        part = {"format": PART_FORMAT, "version": self.version}
+        for name, postings, group in self.name_groups + self.address_groups:
+            numbers = sorted(set().union(*map(postings.__getitem__, group)))
+            yield name, {**part, **self.block(numbers, display=False)}
+        for slot, name in enumerate(self.term_names):
             if self.members[slot]:
-                yield (TERM_PART_PREFIX[self.entries[number]["t"]] + self.entries[number]["s"],
-                       {"format": PART_FORMAT, "version": self.version, **self.block(list(self.members[slot]))})
+                yield name, {**part, **self.block(self.members[slot].tolist(), display=False)}
         if self.phones:
-            yield PHONES_PART, {"format": PART_FORMAT, "version": self.version,
-                                **self.block(list(self.phones), with_phones=True)}
+            yield PHONES_PART, {**part, **self.block(list(self.phones), display=False,
+                                                     with_phones=True)}
+        # Shown results only need these: they are fetched for the results on the page.
+        for start in range(0, self.count, DISPLAY_SIZE):
+            numbers = list(range(start, min(start + DISPLAY_SIZE, self.count)))
+            yield (f"{DISPLAY_PART_PREFIX}{start // DISPLAY_SIZE}",
+                   {**part, **self.block(numbers, records=False)})
+
+
+def shared_images(entries, img_patterns):
+    """The image paths off their type's pattern that several entries share (a default
+    picture), sorted: a record names one by a number rather than each part repeating it."""
+    off = Counter(entry["img"] for entry in entries if entry.get("img") and entry["img"] !=
+                  img_patterns[TYPES.index(entry["t"])].replace(SLUG_FIELD, entry["s"]))
+    return sorted(path for path, uses in off.items() if uses > 1)
+
+
+def _exceptions(numbers, exceptions):
+    """[position in ``numbers``, value] of those of ``numbers`` that ``exceptions`` has."""
+    if not exceptions:
+        return []
+    return [[at, exceptions[number]] for at, number in enumerate(numbers) if number in exceptions]
 
 
 def serialise_chunk(data):

@@ -167,6 +167,7 @@ class SearchGenerator(Generator):
         else:
             entries = [entry for part in parts for entry in part[0]]
         chunked = ChunkedIndex(entries, self.config.part_size)
+        del entries  # the index holds each entry's pieces, not the entries
         if head not in kept:
             files.write_keyed(head, key, serialise_chunk(chunked.head()))
         names, batch = [], [head]

@@ -112,9 +112,9 @@ def _block(count, description):
                 "numbers: per entry, its type (a position in types), per text field of "
                 "text_fields how many tokens that text has, those tokens' numbers (positions "
                 "in the head's tokens), field after field, then its category and its city "
-                "(1 + the position of that entry in the head's terms; 0: none), then 1 when "
-                "its image path (img) is its type's img_patterns with its slug, else 0 (no "
-                "image, or one of img_exceptions). A text is its tokens joined by one space: "
+                "(1 + the position of that entry in the head's terms; 0: none), then its image: "
+                "0 none (or one of img_exceptions), 1 its type's img_patterns with its "
+                "slug, 2 or more the head's images at that number - 2. A text is its tokens joined by one space: "
                 "the build splits texts on the ASCII space only")},
             "slug": {"type": "string", "pattern": r"^([a-z0-9]+(-[a-z0-9]+)*( (?!$)|$))*$",
                      "description": "the entries' slugs (s), joined by one space"},
@@ -152,9 +152,10 @@ def head_schema(siteurl, save_as):
             "parts hold each of its entries, without coordinates."
         ),
         "type": "object",
-        "required": ["format", "version", "types", "url_patterns", "img_patterns", "text_fields", "count",
-                     "tokens", "plurals", "parts", "token_part", "terms", "term_part",
-                     "term_listings", "phone_part"],
+        "required": ["format", "version", "types", "url_patterns", "img_patterns", "images",
+                     "text_fields", "count",
+                     "tokens", "plurals", "parts", "token_part", "address_part", "terms", "term_part",
+                     "term_listings", "phone_part", "display_size", "display_part"],
         "additionalProperties": False,
         "properties": {
             "format": {"const": HEAD_FORMAT, "description": "name and version of this format"},
@@ -166,6 +167,10 @@ def head_schema(siteurl, save_as):
             "img_patterns": {**patterns, "description": "per type, the image path with "
                                                         "{slug} for the slug that entries "
                                                         "marked 1 in their record have"},
+            "images": {"type": "array", "uniqueItems": True,
+                       "items": {"type": "string", "pattern": ROOT_PATH},
+                       "description": "image paths off their type's pattern that several "
+                                      "entries share, sorted; a record names one by number"},
             "text_fields": {"const": list(TEXT_FIELDS),
                             "description": "the search index fields of each entry's texts, "
                                            "in this order"},
@@ -186,10 +191,15 @@ def head_schema(siteurl, save_as):
                                      "this file"},
             "token_part": {**numbers, "description": "numbers: per token, 1 + the position "
                                                      "in parts of the part that holds every "
-                                                     "entry outside terms with that token, "
-                                                     "and every listing whose category's or "
-                                                     "city's names or keywords have it (0: "
-                                                     "none)"},
+                                                     "entry outside terms with that token in "
+                                                     "a name (n, n_en, n_fr) (0: none); the "
+                                                     "listings a query finds through a "
+                                                     "category's or city's names or keywords "
+                                                     "are in that term's part (term_part)"},
+            "address_part": {**numbers, "description": "numbers: per token, 1 + the position "
+                                                       "in parts of the part that holds every "
+                                                       "entry outside terms with that token "
+                                                       "in its address (a) (0: none)"},
             "terms": _block(count, "the category and location entries, in index order"),
             "term_part": {**numbers, "description": "numbers: per entry of terms, 1 + the "
                                                     "position in parts of the part that "
@@ -200,6 +210,12 @@ def head_schema(siteurl, save_as):
             "phone_part": {**count, "description": "1 + the position in parts of the part "
                                                    "that holds every entry with a phone, "
                                                    "with its phone (0: none)"},
+            "display_size": {"type": "integer", "minimum": 1,
+                             "description": "how many entries a display part holds"},
+            "display_part": {**count, "description": (
+                "1 + the position in parts of the first display part: the entry at "
+                "position p of the search index has its slug and path exceptions in the "
+                "display part at display_part + floor(p / display_size) (0: no entries)")},
         },
     })
 
@@ -210,12 +226,18 @@ def part_schema(siteurl, save_as):
     return _schema(siteurl, save_as, {
         "title": "Dalil search index part",
         "description": (
-            "A part of the search page's index: entries of the search index, whole but "
-            "for coordinates, as columns (see the head, which numbers the tokens and "
-            "says which part holds what)."
+            "A part of the search page's index: entries of the search index as columns "
+            "(see the head, which numbers the tokens and says which part holds what). A "
+            "part of tokens, of a category or city, or of phones holds their records "
+            "(what the search reads); a display part (d-{n}) holds the slugs and path "
+            "exceptions of the display_size entries from n * display_size on (what a "
+            "result shows)."
         ),
         "type": "object",
-        "required": ["format", "version", *block["required"]],
+        "required": ["format", "version", "entries"],
+        "oneOf": [{"required": ["records"], "not": {"required": ["slug"]}},
+                  {"required": ["slug", "url_exceptions", "img_exceptions"],
+                   "not": {"anyOf": [{"required": ["records"]}, {"required": ["phone"]}]}}],
         "additionalProperties": False,
         "properties": {
             "format": {"const": PART_FORMAT, "description": "name and version of this format"},

@@ -69,7 +69,9 @@ def _block_entries(block):
 
 def check_chunked_index(site, outputs, report):
     """The head and each of its parts parse and match their schemas, each part is of
-    the head's version, and together they hold every entry of the search index once."""
+    the head's version, and together they hold every entry of the search index: its
+    record (the head's terms and the parts with records) and its display (the display
+    parts)."""
     path, index_path = outputs.get("search_head"), outputs.get("search_index")
     head = load_checked(site, outputs, "search_head", "search_head_schema", report)
     entries = load_json(site, index_path, report) if index_path and site.exists(index_path) else None
@@ -77,6 +79,7 @@ def check_chunked_index(site, outputs, report):
         return
     folder = path.rpartition("/")[0]
     held = set(_block_entries(head.get("terms") or {}))
+    shown = set()
     schema_path = outputs.get("search_part_schema")
     schema = load_json(site, schema_path, report) if schema_path and site.exists(schema_path) else None
     for name in head.get("parts") or ():
@@ -93,10 +96,14 @@ def check_chunked_index(site, outputs, report):
             report.problem(part_path, "of version %s, not the head's %s", part.get("version"),
                            head.get("version"))
         if isinstance(part, dict) and isinstance(part.get("entries"), str):
-            held.update(_block_entries(part))
-    if held != set(range(len(entries))):
+            (shown if "slug" in part else held).update(_block_entries(part))
+    every = set(range(len(entries)))
+    if held != every:
         report.problem(path, "its head and parts hold %d of the %d entries of %s",
-                       len(held & set(range(len(entries)))), len(entries), index_path)
+                       len(held & every), len(entries), index_path)
+    if shown != every:
+        report.problem(path, "its display parts hold %d of the %d entries of %s",
+                       len(shown & every), len(entries), index_path)
     report.count("search index entries in parts", len(held))
 
 

@@ -175,7 +175,7 @@
   }
 
   var TYPES = ["listing", "category", "location", "news", "blog", "page"];
-  var HEAD_FORMAT = "dalil-search-head/1", PART_FORMAT = "dalil-search-part/1";
+  var HEAD_FORMAT = "dalil-search-head/2", PART_FORMAT = "dalil-search-part/2";
   // An entry's texts in the index in parts, in chunked.py's order (TEXT_FIELDS).
   var TEXT_FIELDS = ["n", "n_en", "n_fr", "a"];
   var NAME = 0, NAME_EN = 1, NAME_FR = 2, ADDRESS = 3, FIELDS = 4, NAMES = 3;
@@ -202,31 +202,53 @@
     return numbers;
   }
 
+  /* What results show of the entries, by search index position: slugs, and the page
+     and image paths off their pattern. Filled by addDisplay as display parts load. */
+  function createDisplay(count) {
+    return { slugs: new Array(count), url: new Map(), img: new Map() };
+  }
+
+  /* The slugs and exceptions of a block (the head's terms, or a display part). */
+  function addDisplay(display, block) {
+    var gaps = decodeNumbers(block.entries), slugs = block.slug ? block.slug.split(" ") : [];
+    var numbers = new Int32Array(gaps.length), number = 0, e;
+    for (e = 0; e < gaps.length; e++) {
+      number += gaps[e];
+      numbers[e] = number;
+      display.slugs[number] = slugs[e];
+    }
+    block.url_exceptions.forEach(function (pair) { display.url.set(numbers[pair[0]], pair[1]); });
+    block.img_exceptions.forEach(function (pair) { display.img.set(numbers[pair[0]], pair[1]); });
+  }
+
   /* The entries a pool has loaded, as the columns prepareEntries reads; ``add`` appends
-     a block of the head or of a part (its entries not loaded yet). Entries keep their
-     search index positions (``number``): name order breaks ties by them. Categories
-     and cities come first (the head's terms), so a record's term (1 + its place among
-     them) is its place in the pool. */
-  function createPool(count) {
+     the records of a block of the head or of a part (its entries not loaded yet).
+     Entries keep their search index positions (``number``): name order breaks ties by
+     them, and results are shown from ``display``. Categories and cities come first (the
+     head's terms), so a record's term (1 + its place among them) is its place in the
+     pool. */
+  function createPool(count, display) {
     var pool = { loaded: new Uint8Array(count), number: [], type: [], lengths: [],
-                 textTokens: [], category: [], city: [], img: [], slugs: [],
-                 urlExceptions: [], imgExceptions: [], keywords: [], phones: new Map() };
+                 textTokens: [], category: [], city: [], img: [], keywords: [],
+                 phones: new Map() };
+    /* How many of the block's entries were new, or brought their phones. */
     pool.add = function (block) {
       var gaps = decodeNumbers(block.entries), records = decodeNumbers(block.records);
-      var slugs = block.slug ? block.slug.split(" ") : [];
       var phones = block.phone ? block.phone.split(" ") : null;
-      var local = new Map(), number = 0, at = 0;
-      (block.url_exceptions || []).forEach(function (pair) { local.set("u" + pair[0], pair[1]); });
-      (block.img_exceptions || []).forEach(function (pair) { local.set("i" + pair[0], pair[1]); });
+      var local = new Map(), number = 0, at = 0, added = 0;
       (block.keywords || []).forEach(function (pair) { local.set("k" + pair[0], pair[1]); });
       for (var e = 0; e < gaps.length; e++) {
         number += gaps[e];
         var start = at, tokens = 0, f;
         for (f = 1; f <= FIELDS; f++) tokens += records[start + f];
         at = start + 1 + FIELDS + tokens + 3;
-        if (phones) pool.phones.set(number, phones[e]);
+        if (phones) {
+          pool.phones.set(number, phones[e]);
+          added++;
+        }
         if (pool.loaded[number]) continue;
         pool.loaded[number] = 1;
+        if (!phones) added++;
         var position = pool.number.length;
         pool.number.push(number);
         pool.type.push(records[start]);
@@ -235,17 +257,14 @@
         pool.category.push(records[at - 3] - 1);
         pool.city.push(records[at - 2] - 1);
         pool.img.push(records[at - 1]);
-        pool.slugs.push(slugs[e]);
-        if (local.has("u" + e)) pool.urlExceptions.push([position, local.get("u" + e)]);
-        if (local.has("i" + e)) pool.imgExceptions.push([position, local.get("i" + e)]);
         if (local.has("k" + e)) pool.keywords.push([position, local.get("k" + e)]);
       }
+      return added;
     };
     pool.columns = function (head) {
-      return { tokens: head.tokens, type: new Int32Array(pool.type), slug: pool.slugs.join(" "),
-               img: new Int32Array(pool.img), url_patterns: head.url_patterns,
-               url_exceptions: pool.urlExceptions.slice(), img_patterns: head.img_patterns,
-               img_exceptions: pool.imgExceptions.slice(), keywords: pool.keywords.slice(),
+      return { tokens: head.tokens, type: new Int32Array(pool.type), display: display,
+               img: new Int32Array(pool.img), images: head.images, url_patterns: head.url_patterns,
+               img_patterns: head.img_patterns, keywords: pool.keywords.slice(),
                plurals: head.plurals, text_lengths: new Int32Array(pool.lengths),
                text_tokens: new Int32Array(pool.textTokens),
                category: new Int32Array(pool.category), city: new Int32Array(pool.city),
@@ -266,9 +285,9 @@
     var none = TYPES.map(function () { return ""; });
     var columns = { url_patterns: none, img_patterns: none, tokens: tokens,
                     type: new Int32Array(count), text_lengths: lengths,
-                    slug: entries.map(function (entry) { return entry.s; }).join(" "),
+                    display: createDisplay(count),
                     category: new Int32Array(count), city: new Int32Array(count),
-                    img: new Int32Array(count), url_exceptions: [], img_exceptions: [],
+                    img: new Int32Array(count), images: [],
                     phone: entries.map(function (entry) { return entry.p || ""; }).join(" "),
                     number: new Int32Array(count), keywords: [], plurals: [] };
     function ids(text) {
@@ -298,8 +317,9 @@
       });
       columns.category[at] = find("category", entry.cs);
       columns.city[at] = find("location", entry.ls);
-      if (entry.img) columns.img_exceptions.push([at, entry.img]);
-      columns.url_exceptions.push([at, entry.url]);
+      columns.display.slugs[at] = entry.s;
+      if (entry.img) columns.display.img.set(at, entry.img);
+      columns.display.url.set(at, entry.url);
       if (entry.k && entry.k.length) columns.keywords.push([at, entry.k.map(ids)]);
     });
     columns.text_tokens = new Int32Array(textTokens);
@@ -496,12 +516,11 @@
     });
     return {
       prepared: true,
-      count: count, tokens: vocabulary.tokens, slugs: data.slug, slugStart: slugStart(data.slug, count),
-      type: type, img: data.img, imgPatterns: data.img_patterns,
+      count: count, tokens: vocabulary.tokens, display: data.display, number: number,
+      type: type, img: data.img, images: data.images, imgPatterns: data.img_patterns,
       phones: data.phone || "",
       plurals: vocabulary.plurals,
-      imgExceptions: data.img_exceptions,
-      urlPatterns: data.url_patterns, urlExceptions: data.url_exceptions,
+      urlPatterns: data.url_patterns,
       tokenCount: tokenCount, tokenWordStart: tokenWordStart, tokenWords: tokenWords,
       words: vocabulary.words, forms: vocabulary.forms, wordForm: vocabulary.wordForm,
       stemForm: vocabulary.stemForm,
@@ -549,15 +568,6 @@
     return forms;
   }
 
-  /* Where each of the ``count`` slugs of a space-separated list starts; one more start
-     after the end. */
-  function slugStart(slugs, count) {
-    var start = new Int32Array(count + 1), at = 1;
-    for (var i = 0; i < slugs.length; i++) if (slugs.charCodeAt(i) === 32) start[at++] = i + 1;
-    start[count] = slugs.length + 1;
-    return start;
-  }
-
   /* What a searcher reads, from /search-index.json's entries, or made already (returned
      as it is); or, from the head of the index in parts, its prepared vocabulary and
      what says which part holds what (openIndex loads the parts). It holds only arrays,
@@ -570,9 +580,11 @@
       return prepareEntries(prepareVocabulary(columns.tokens, columns.plurals), columns);
     }
     return { head: true, version: data.version, count: data.count, parts: data.parts,
-             tokenPart: decodeNumbers(data.token_part), termPart: decodeNumbers(data.term_part),
+             tokenPart: decodeNumbers(data.token_part), addressPart: decodeNumbers(data.address_part),
+             termPart: decodeNumbers(data.term_part),
              phonePart: data.phone_part, termListings: decodeNumbers(data.term_listings),
-             url_patterns: data.url_patterns,
+             displaySize: data.display_size, displayPart: data.display_part,
+             url_patterns: data.url_patterns, images: data.images,
              img_patterns: data.img_patterns, plurals: data.plurals, terms: data.terms,
              vocabulary: prepareVocabulary(data.tokens, data.plurals) };
   }
@@ -601,9 +613,11 @@
   var POOL_LIMIT = 200000;
 
   /* The search over a prepared index (prepareIndex): answer(query, limit, filters)
-     gives the results (as createSearcher's search), or { needed, missing } (part
-     numbers) when the parts that may hold its matches are not loaded yet; load(that)
-     loads them.
+     gives the results (as createSearcher's search) at once, from what is loaded, with
+     ``missing``: null when they are final, else the parts (numbers) still to load, and
+     ``partial``: whether those may change the results (parts that may hold matches)
+     rather than only complete the shown ones (their display parts: slugs and paths);
+     load(result) loads them, and the same question asked again is answered in full.
      The index in parts loads into a pool the head's categories and cities, then the
      parts each query needs (``partUrl(name)``): the same searcher code ranks what is
      loaded, which holds every entry that may match. ``poolLimit``: POOL_LIMIT. */
@@ -611,12 +625,19 @@
     var index = prepareIndex(data);
     if (!index.head) {
       var whole = createSearcher(index, nameLang);
-      return { size: whole.size, answer: whole.search, searcher: whole,
-               load: function () { return Promise.resolve(); } };
+      return { size: whole.size, answer: function (rawQuery, limit, filters) {
+        var result = whole.search(rawQuery, limit, filters);
+        result.missing = null;
+        result.partial = false;
+        return result;
+      }, searcher: whole, load: function () { return Promise.resolve(); } };
     }
+    var display = createDisplay(index.count);
+    var shown = new Uint8Array(index.parts.length);  // display parts loaded
+    addDisplay(display, index.terms);
     var pool = null, loaded = null;
     function emptyPool() {
-      pool = createPool(index.count);
+      pool = createPool(index.count, display);
       loaded = new Uint8Array(index.parts.length);
       pool.add(index.terms);
     }
@@ -632,7 +653,10 @@
       var parts = new Set(), t;
       if (need.tokens) {
         for (t = 0; t < need.tokens.length; t++) {
-          if (need.tokens[t] && index.tokenPart[t]) parts.add(index.tokenPart[t] - 1);
+          if (!need.tokens[t]) continue;
+          if (index.tokenPart[t]) parts.add(index.tokenPart[t] - 1);
+          // A name's first letters match names only (markCandidates).
+          if (!need.namesOnly && index.addressPart[t]) parts.add(index.addressPart[t] - 1);
         }
       }
       need.terms.forEach(function (term) { if (index.termPart[term]) parts.add(index.termPart[term] - 1); });
@@ -648,15 +672,27 @@
       return missing.length ? { needed: needed, missing: missing } : null;
     }
 
+    /* The display parts of the entries ``numbers`` not loaded yet. */
+    function undisplayed(numbers) {
+      var parts = new Set();
+      numbers.forEach(function (number) {
+        var part = index.displayPart - 1 + Math.floor(number / index.displaySize);
+        if (!shown[part]) parts.add(part);
+      });
+      return Array.from(parts).sort(function (a, b) { return a - b; });
+    }
+
     function answer(rawQuery, limit, filters) {
       var lack = lacking(searcher.needs(rawQuery, filters, false));
-      if (lack) return lack;
       var result = searcher.search(rawQuery, limit, filters);
       // No entry holds every word: the closest matches need every word's parts.
-      if (!result.total && result.query.indexOf(" ") >= 0) {
+      if (!lack && !result.total && result.query.indexOf(" ") >= 0) {
         lack = lacking(searcher.needs(rawQuery, filters, true));
-        if (lack) return lack;
       }
+      var unshown = undisplayed(result.numbers);
+      result.partial = lack !== null;
+      result.needed = lack ? lack.needed : [];
+      result.missing = lack || unshown.length ? (lack ? lack.missing : []).concat(unshown) : null;
       return result;
     }
 
@@ -669,26 +705,36 @@
       }));
     }
 
+    /* Adds the parts fetched: display parts to what results show, the others to the
+       pool (which is prepared again). */
     function add(pairs) {
       var added = false;
       pairs.forEach(function (pair) {
+        if (pair[1].records === undefined) {
+          if (!shown[pair[0]]) addDisplay(display, pair[1]);
+          shown[pair[0]] = 1;
+          return;
+        }
         if (loaded[pair[0]]) return;
         loaded[pair[0]] = 1;
-        pool.add(pair[1]);
-        added = true;
+        // Prepared again only for new entries (a city's listings may all be here).
+        if (pool.add(pair[1])) added = true;
       });
       if (added) refresh();
     }
 
-    /* Loads what an answer lacked ({ needed, missing }). When the pool would grow past
-       its limit it starts again from the head with every part the answer needed. */
-    function load(lack) {
-      return fetchParts(lack.missing).then(function (pairs) {
+    /* Loads what an answer lacked (its ``missing`` and ``needed``). When the pool would
+       grow past its limit it starts again from the head with every part the answer
+       needed. */
+    function load(result) {
+      return fetchParts(result.missing).then(function (pairs) {
         var size = pool.number.length;
-        pairs.forEach(function (pair) { size += pair[1].slug ? pair[1].slug.split(" ").length : 0; });
+        pairs.forEach(function (pair) {
+          if (pair[1].records !== undefined && !loaded[pair[0]]) size += decodeNumbers(pair[1].entries).length;
+        });
         if (size <= (poolLimit || POOL_LIMIT)) return add(pairs);
-        var fetched = new Set(lack.missing);
-        return fetchParts(lack.needed.filter(function (part) { return !fetched.has(part); }))
+        var fetched = new Set(result.missing);
+        return fetchParts(result.needed.filter(function (part) { return !fetched.has(part); }))
           .then(function (others) {
             emptyPool();
             add(pairs.concat(others));
@@ -849,8 +895,7 @@
     // Buckets per rank: a match in the page's language's name, then the others.
     var PER_RANK = localName < 0 ? 1 : 2;
     var count = index.count, textStart = index.textStart, textTokens = index.textTokens;
-    var urlExceptions = new Map(index.urlExceptions);
-    var imgExceptions = new Map(index.imgExceptions);
+    var display = index.display, number = index.number;
     var keywordTokens = new Map(index.keywords);
     var positions = new Map();
     index.terms.category.concat(index.terms.location).forEach(function (entry) {
@@ -901,7 +946,7 @@
     }
 
     function slug(entry) {
-      return index.slugs.slice(index.slugStart[entry], index.slugStart[entry + 1] - 1);
+      return display.slugs[number[entry]];
     }
 
     function fromPattern(pattern, entry) {
@@ -909,33 +954,38 @@
     }
 
     function img(entry) {
-      var exception = imgExceptions.get(entry);
+      var exception = display.img.get(number[entry]);
       if (exception !== undefined) return exception;
-      return index.img[entry] ? fromPattern(index.imgPatterns[index.type[entry]], entry) : "";
+      // 1: its type's pattern; 2 and more: one of the head's shared images.
+      var code = index.img[entry];
+      return code > 1 ? index.images[code - 2] : code ? fromPattern(index.imgPatterns[index.type[entry]], entry) : "";
     }
 
     function url(entry) {
-      var exception = urlExceptions.get(entry);
+      var exception = display.url.get(number[entry]);
       if (exception !== undefined) return exception;
       return fromPattern(index.urlPatterns[index.type[entry]], entry);
     }
 
     /* The entry as /search-index.json has it, for a result card (no coordinates), with
        its category's names in the other languages (c_en, c_fr), which its card shows
-       on a page in one of them. */
+       on a page in one of them. Until its display part is loaded (an index in parts)
+       it has no slug, url ("") or image. */
     function entryAt(entry) {
-      var result = { t: TYPES[index.type[entry]], s: slug(entry), n: text(entry, NAME) };
+      var known = slug(entry) !== undefined, result = { t: TYPES[index.type[entry]] };
+      if (known) result.s = slug(entry);
+      result.n = text(entry, NAME);
       var optional = [["n_en", text(entry, NAME_EN)], ["n_fr", text(entry, NAME_FR)]];
       var category = index.category[entry], city = index.city[entry];
       if (category >= 0) {
         optional.push(["c", text(category, NAME)], ["c_en", text(category, NAME_EN)],
                       ["c_fr", text(category, NAME_FR)]);
       }
-      optional.push(["a", text(entry, ADDRESS)], ["img", img(entry)]);
+      optional.push(["a", text(entry, ADDRESS)], ["img", known ? img(entry) : ""]);
       if (category >= 0) optional.push(["cs", slug(category)]);
       if (city >= 0) optional.push(["ls", slug(city)]);
       optional.forEach(function (pair) { if (pair[1]) result[pair[0]] = pair[1]; });
-      result.url = url(entry);
+      result.url = known ? url(entry) : "";
       return result;
     }
 
@@ -1208,7 +1258,7 @@
       var filtered = category !== -1 || city !== -1;
       var facets = { category: {}, city: {} };
       if (!query && !filtered) {
-        return { query: query, total: 0, items: [], facets: facets, closest: false,
+        return { query: query, total: 0, items: [], numbers: [], facets: facets, closest: false,
                  ms: performance.now() - started };
       }
       var q = null, phone = phoneQuery(rawQuery);
@@ -1266,13 +1316,16 @@
         if (listings) facets.city[slug(term)] = listings;
         cityCounts[term] = 0;
       });
-      var items = [];
+      var items = [], numbers = [];
       for (b = 0; b < buckets.length && items.length < limit; b++) {
         var bucket = buckets[b];
-        for (var j = 0; j < bucket.length && items.length < limit; j++) items.push(entryAt(bucket[j]));
+        for (var j = 0; j < bucket.length && items.length < limit; j++) {
+          items.push(entryAt(bucket[j]));
+          numbers.push(number[bucket[j]]);
+        }
       }
-      return { query: query, total: total, items: items, facets: facets, closest: closest,
-               ms: performance.now() - started };
+      return { query: query, total: total, items: items, numbers: numbers, facets: facets,
+               closest: closest, ms: performance.now() - started };
     }
 
     /* The broken plurals of a prepared index ([plural, singular] pairs), for a searcher
@@ -1294,12 +1347,13 @@
     }
 
     /* What may hold a query's matches: the tokens its pivot word (or, ``allWords``,
-       any word) matches (a flag per token, or null; their parts hold the listings of the
-       categories and cities those tokens name too), the categories and cities the
-       filters list when there is no query (their entries), and whether it may be a
-       phone. */
+       any word) matches (a flag per token, or null; ``namesOnly``: in names alone, for
+       a query of one letter), the categories and cities whose
+       listings it finds through their names or keywords (markCandidates), or those the
+       filters list when there is no query, and whether it may be a phone. */
     function needs(rawQuery, filters, allWords) {
-      var query = normalize(rawQuery), need = { tokens: null, terms: [], phone: false };
+      var query = normalize(rawQuery);
+      var need = { tokens: null, namesOnly: false, terms: [], phone: false };
       var category = termIndex("category", filters && filters.category);
       var city = termIndex("location", filters && filters.city);
       if (!query) {
@@ -1312,8 +1366,13 @@
       var q = compiledQuery(query), tokens = new Uint8Array(index.tokenCount);
       (allWords ? q.words : [pivotOf(q)]).forEach(function (word) {
         for (var t = 0; t < index.tokenCount; t++) if (word.flags[t]) tokens[t] = 1;
+        if (q.single) return;  // a name's first letter: no category or city (markCandidates)
+        word.term.forEach(function (flag, term) {
+          if (flag && need.terms.indexOf(term) < 0) need.terms.push(term);
+        });
       });
       need.tokens = tokens;
+      need.namesOnly = q.single;
       need.phone = phoneQuery(rawQuery) !== null;
       return need;
     }

@@ -1,9 +1,12 @@
 /* Dalil live search (/search/): the header's search box searches as the user types.
    The head of the index in parts is fetched, parsed and prepared in a worker
    (search-worker.js), so typing never waits for it; the worker hands it over, the page
-   fetches the parts a query needs (once each), and each keystroke whose parts are here
-   is answered at once, without a round trip to another thread. The query and the
-   filters live in the page's address (?q=…&category={slug}&city={slug}). */
+   fetches the parts a query needs (once each). Each keystroke is answered at once,
+   without a round trip to another thread, from the parts loaded: when the query needs
+   more parts that may hold matches, those results are shown (if their slugs and paths
+   are here: a card is never shown without its link and image), the status says the
+   index is loading, and the results are answered again when the parts are here. The
+   query and the filters live in the page's address (?q=…&category={slug}&city={slug}). */
 (function () {
   "use strict";
 
@@ -43,19 +46,18 @@
   // Named by the index's URL: the worker fetches it before anything else.
   var worker = new Worker(root.dataset.worker, { name: new URL(root.dataset.index, location.href).href });
 
-  /* Shows the current state's results; before the index or the parts the query needs
-     are here, says it is loading (the state is answered when they are). */
+  /* Shows the current state's results at once, from the parts loaded; while the
+     parts the query needs are loading, says so (the state is answered again when they
+     are here). */
   function ask() {
     if (!search) {
       if (!failed) setStatus(dalilText("Loading the search index…"));
       return;
     }
     var result = search.answer(input.value, shown, filters());
-    if (!result.missing) {
-      render(result);
-      return;
-    }
-    setStatus(dalilText("Loading the search index…"));
+    if (result.items.every(function (entry) { return entry.url; })) render(result);
+    else setStatus(dalilText("Loading the search index…"));
+    if (!result.missing) return;
     search.load(result).then(ask, function () {
       setStatus(dalilText("The search index could not be loaded. Check your internet connection and reload the page, or browse the directory by category and city."), "error");
     });
@@ -122,9 +124,19 @@
     list.replaceChildren(fragment);
     shownNodes = nodes;
     var filtered = Object.keys(filters()).length > 0;
-    showCounts(result.facets, Boolean(result.query) || filtered);
+    // The facets' counts of what is loaded so far are not said: kept until the final.
+    if (!result.missing) showCounts(result.facets, Boolean(result.query) || filtered);
     if (more) more.hidden = result.total <= result.items.length;
     var raw = input.value;
+    if (result.missing) {
+      // Of the parts loaded so far: the results may change when the others are here.
+      setStatus(dalilText("Loading the search index…"));
+      root.dispatchEvent(new CustomEvent("dalil:partial", {
+        detail: { query: result.query, total: result.total, matchMs: result.ms,
+                  renderMs: performance.now() - started, partial: result.partial }
+      }));
+      return;
+    }
     if (!result.query && !filtered) {
       setStatus(dalilText("Type the name of a business, a category or a city to see results."));
     } else if (!result.total) {
