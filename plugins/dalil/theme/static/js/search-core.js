@@ -221,59 +221,62 @@
     block.img_exceptions.forEach(function (pair) { display.img.set(numbers[pair[0]], pair[1]); });
   }
 
-  /* The entries a pool has loaded, as the columns prepareEntries reads; ``add`` appends
-     the records of a block of the head or of a part (its entries not loaded yet).
-     Entries keep their search index positions (``number``): name order breaks ties by
-     them, and results are shown from ``display``. Categories and cities come first (the
-     head's terms), so a record's term (1 + its place among them) is its place in the
-     pool. */
-  function createPool(count, display) {
-    var pool = { loaded: new Uint8Array(count), number: [], type: [], lengths: [],
-                 textTokens: [], category: [], city: [], img: [], keywords: [],
-                 phones: new Map() };
+  /* The entries a pool has loaded, prepared (createEntries): ``add`` appends the records
+     of a block of the head or of a part (its entries not loaded yet) and prepares only
+     them. Entries keep their search index positions (``number``): name order breaks
+     ties by them, and results are shown from ``display``. Categories and cities come
+     first (the head's terms), so a record's term (1 + its place among them) is its
+     place in the pool. */
+  function createPool(head, display) {
+    var pool = { place: new Int32Array(head.count), phones: new Map(),
+                 entries: createEntries(head.vocabulary, { display: display, images: head.images,
+                   img_patterns: head.img_patterns, url_patterns: head.url_patterns,
+                   term_listings: head.termListings }) };
     /* How many of the block's entries were new, or brought their phones. */
     pool.add = function (block) {
       var gaps = decodeNumbers(block.entries), records = decodeNumbers(block.records);
-      var phones = block.phone ? block.phone.split(" ") : null;
-      var local = new Map(), number = 0, at = 0, added = 0;
+      var phones = block.phone ? block.phone.split(" ") : null, entries = pool.entries;
+      var local = new Map(), number = 0, at = 0, added = 0, f;
+      var data = { number: [], type: [], text_lengths: [], text_tokens: [], category: [],
+                   city: [], img: [], keywords: [], phone: null };
       (block.keywords || []).forEach(function (pair) { local.set("k" + pair[0], pair[1]); });
       for (var e = 0; e < gaps.length; e++) {
         number += gaps[e];
-        var start = at, tokens = 0, f;
+        var start = at, tokens = 0;
         for (f = 1; f <= FIELDS; f++) tokens += records[start + f];
         at = start + 1 + FIELDS + tokens + 3;
         if (phones) {
           pool.phones.set(number, phones[e]);
+          // An entry loaded already gets its phone now.
+          if (pool.place[number]) setPhone(entries, pool.place[number] - 1, phones[e]);
           added++;
         }
-        if (pool.loaded[number]) continue;
-        pool.loaded[number] = 1;
+        if (pool.place[number]) continue;
+        var position = entries.count + data.number.length;
+        pool.place[number] = position + 1;
         if (!phones) added++;
-        var position = pool.number.length;
-        pool.number.push(number);
-        pool.type.push(records[start]);
-        for (f = 1; f <= FIELDS; f++) pool.lengths.push(records[start + f]);
-        for (f = start + 1 + FIELDS; f < start + 1 + FIELDS + tokens; f++) pool.textTokens.push(records[f]);
-        pool.category.push(records[at - 3] - 1);
-        pool.city.push(records[at - 2] - 1);
-        pool.img.push(records[at - 1]);
-        if (local.has("k" + e)) pool.keywords.push([position, local.get("k" + e)]);
+        data.number.push(number);
+        data.type.push(records[start]);
+        for (f = 1; f <= FIELDS; f++) data.text_lengths.push(records[start + f]);
+        for (f = start + 1 + FIELDS; f < start + 1 + FIELDS + tokens; f++) data.text_tokens.push(records[f]);
+        data.category.push(records[at - 3] - 1);
+        data.city.push(records[at - 2] - 1);
+        data.img.push(records[at - 1]);
+        if (local.has("k" + e)) data.keywords.push([position, local.get("k" + e)]);
       }
+      if (pool.phones.size) {
+        data.phone = data.number.map(function (number) { return pool.phones.get(number) || ""; });
+      }
+      if (data.number.length) appendEntries(entries, data);
       return added;
     };
-    pool.columns = function (head) {
-      return { tokens: head.tokens, type: new Int32Array(pool.type), display: display,
-               img: new Int32Array(pool.img), images: head.images, url_patterns: head.url_patterns,
-               img_patterns: head.img_patterns, keywords: pool.keywords.slice(),
-               plurals: head.plurals, text_lengths: new Int32Array(pool.lengths),
-               text_tokens: new Int32Array(pool.textTokens),
-               category: new Int32Array(pool.category), city: new Int32Array(pool.city),
-               number: new Int32Array(pool.number), term_listings: head.termListings,
-               phone: pool.phones.size ? pool.number.map(function (number) {
-                 return pool.phones.get(number) || "";
-               }).join(" ") : "" };
-    };
     return pool;
+  }
+
+  /* The phone of the prepared entry ``position``. */
+  function setPhone(index, position, phone) {
+    for (var e = index.phones.length; e < index.count; e++) index.phones[e] = "";
+    index.phones[position] = phone || "";
   }
 
   /* The decoded columns of the index in parts (createPool) made from the entries of
@@ -288,7 +291,7 @@
                     display: createDisplay(count),
                     category: new Int32Array(count), city: new Int32Array(count),
                     img: new Int32Array(count), images: [],
-                    phone: entries.map(function (entry) { return entry.p || ""; }).join(" "),
+                    phone: entries.map(function (entry) { return entry.p || ""; }),
                     number: new Int32Array(count), keywords: [], plurals: [] };
     function ids(text) {
       if (!text) return [];
@@ -346,25 +349,14 @@
     return [first, low];
   }
 
-  /* A compressed sparse list: for each of ``size`` keys, the values paired with it
-     (keys[i] with values[i]), in the order given. */
-  function groupBy(size, keys, values) {
-    var start = new Int32Array(size + 1), i;
-    for (i = 0; i < keys.length; i++) start[keys[i] + 1]++;
-    for (i = 0; i < size; i++) start[i + 1] += start[i];
-    var grouped = new Int32Array(keys.length), fill = start.slice(0, size);
-    for (i = 0; i < keys.length; i++) grouped[fill[keys[i]]++] = values[i];
-    return { start: start, values: grouped };
-  }
-
-  /* [tokens, entries]: every token of the fields [from, to) of each entry, and of the
-     ``extra`` [entry, tokens] pairs, with the entry that holds it. */
-  function tokenPairs(count, textStart, textTokens, from, to, extra) {
+  /* [tokens, entries]: every token of the fields [from, to) of each entry of
+     [first, end), and of the ``extra`` [entry, tokens] pairs, with the entry that holds it. */
+  function tokenPairs(first, end, textStart, textTokens, from, to, extra) {
     var total = 0, e, k, at = 0;
-    for (e = 0; e < count; e++) total += textStart[e * FIELDS + to] - textStart[e * FIELDS + from];
+    for (e = first; e < end; e++) total += textStart[e * FIELDS + to] - textStart[e * FIELDS + from];
     extra.forEach(function (pair) { total += pair[1].length; });
     var tokens = new Int32Array(total), entries = new Int32Array(total);
-    for (e = 0; e < count; e++) {
+    for (e = first; e < end; e++) {
       for (k = textStart[e * FIELDS + from]; k < textStart[e * FIELDS + to]; k++) {
         tokens[at] = textTokens[k];
         entries[at++] = e;
@@ -379,12 +371,13 @@
     return [tokens, entries];
   }
 
-  /* For each term (category or city entry), its listings: [terms, listings] pairs. */
-  function memberPairs(termOf) {
+  /* For each term (category or city entry), its listings among the entries [first,
+     end): [terms, listings] pairs. */
+  function memberPairs(termOf, first, end) {
     var size = 0, e, at = 0;
-    for (e = 0; e < termOf.length; e++) if (termOf[e] >= 0) size++;
+    for (e = first; e < end; e++) if (termOf[e] >= 0) size++;
     var entries = new Int32Array(size), terms = new Int32Array(size);
-    for (e = 0; e < termOf.length; e++) {
+    for (e = first; e < end; e++) {
       if (termOf[e] >= 0) {
         entries[at] = e;
         terms[at++] = termOf[e];
@@ -437,23 +430,123 @@
              collation: collationRanks(sortedWords) };
   }
 
-  /* Everything a keystroke reads, from a prepared vocabulary and the columns of the
-     entries loaded. Entries are numbered as in the columns and visited in name order. */
-  function prepareEntries(vocabulary, data) {
-    var count = data.type.length;
-    var tokenWordStart = vocabulary.tokenWordStart, tokenWords = vocabulary.tokenWords;
-    var tokenCount = vocabulary.tokenCount, k;
-    var textStart = new Int32Array(count * FIELDS + 1);
-    for (var f = 0; f < count * FIELDS; f++) textStart[f + 1] = textStart[f] + data.text_lengths[f];
-    var textTokens = data.text_tokens;
+  /* A typed array of ``array``'s kind holding at least ``size`` items, ``array`` itself
+     while it has room: appending costs what is appended (the room doubles). */
+  function room(array, size) {
+    if (size <= array.length) return array;
+    var grown = new array.constructor(Math.max(size, 2 * array.length, 16));
+    grown.set(array);
+    return grown;
+  }
+
+  /* Lists of numbers by key, made by appending: each append gives every key it names one
+     segment of ``values`` (start, end), linked from the key's latest (``first``, then
+     ``next``): adding costs what is added, and a key's values are read segment by
+     segment, newest first (they mark entries: their order does not count). */
+  function createLists(keys) {
+    return { first: new Int32Array(keys), next: new Int32Array(16), start: new Int32Array(16),
+             end: new Int32Array(16), segments: 1, values: new Int32Array(16), size: 0,
+             counts: new Int32Array(keys), touched: [] };
+  }
+
+  /* Appends the values[i] paired with keys[i] (i in [0, length)), grouped by key. */
+  function appendLists(lists, keys, values, length) {
+    var counts = lists.counts = room(lists.counts, lists.first.length), touched = lists.touched;
+    var i, key, segment;
+    for (i = 0; i < length; i++) {
+      if (!counts[keys[i]]++) touched.push(keys[i]);
+    }
+    var segments = lists.segments + touched.length;
+    lists.next = room(lists.next, segments);
+    lists.start = room(lists.start, segments);
+    lists.end = room(lists.end, segments);
+    lists.values = room(lists.values, lists.size + length);
+    for (i = 0; i < touched.length; i++) {
+      key = touched[i];
+      segment = lists.segments++;
+      lists.start[segment] = lists.end[segment] = lists.size;
+      lists.size += counts[key];
+      lists.next[segment] = lists.first[key];
+      lists.first[key] = segment;
+      counts[key] = 0;
+    }
+    for (i = 0; i < length; i++) {
+      segment = lists.first[keys[i]];
+      lists.values[lists.end[segment]++] = values[i];
+    }
+    touched.length = 0;
+  }
+
+  /* Room in ``lists`` for keys up to ``keys``. */
+  function growLists(lists, keys) {
+    if (keys > lists.first.length) lists.first = room(lists.first, keys);
+  }
+
+  /* Everything a keystroke reads of the entries, from a prepared vocabulary: empty,
+     then grown by appendEntries (an index in parts, as its parts arrive; the entries of
+     /search-index.json at once). ``shared``: the columns that are the same for every
+     entry (display, images, patterns, and the head's listings per category or city). */
+  function createEntries(vocabulary, shared) {
+    return {
+      prepared: true,
+      count: 0, tokens: vocabulary.tokens, display: shared.display, number: new Int32Array(16),
+      type: new Int32Array(16), img: new Int32Array(16), images: shared.images,
+      imgPatterns: shared.img_patterns, phones: [], plurals: vocabulary.plurals,
+      urlPatterns: shared.url_patterns,
+      tokenCount: vocabulary.tokenCount, tokenWordStart: vocabulary.tokenWordStart,
+      tokenWords: vocabulary.tokenWords, words: vocabulary.words, forms: vocabulary.forms,
+      wordForm: vocabulary.wordForm, stemForm: vocabulary.stemForm,
+      collation: vocabulary.collation,
+      textStart: new Int32Array(16), textTokens: new Int32Array(16), keywords: [],
+      nameStart: new Int32Array(16), nameWords: new Int32Array(16),
+      namePostings: createLists(vocabulary.tokenCount),
+      otherPostings: createLists(vocabulary.tokenCount),
+      category: new Int32Array(16), city: new Int32Array(16),
+      members: { category: createLists(16), city: createLists(16) },
+      terms: { category: [], location: [] },
+      // Each category's and city's listings, counted as they are added, or as the head
+      // of an index in parts says (not all may be loaded).
+      termListings: shared.term_listings ? Int32Array.from(shared.term_listings) : new Int32Array(16),
+      countListings: !shared.term_listings,
+      order: new Int32Array(16)
+    };
+  }
+
+  /* Appends entries to a prepared index (createEntries), numbered on from its count:
+     ``data`` holds their columns (type, text_lengths, text_tokens, category, city
+     (positions in the index, or -1), img, number, phone: a list or null) and keywords
+     ([position, [tokens of each keyword]]). Only they are prepared; the postings and
+     member lists gain a segment per key; name order is theirs sorted, merged into it. */
+  function appendEntries(index, data) {
+    var added = data.type.length, before = index.count, count = before + added;
+    var tokenWordStart = index.tokenWordStart, tokenWords = index.tokenWords;
+    var e, f, n, k, at, field, token;
+    ["number", "type", "img", "category", "city"].forEach(function (column) {
+      index[column] = room(index[column], count);
+      index[column].set(data[column], before);
+    });
+    // Phones: none, or one per entry ("" none).
+    if (data.phone || index.phones.length) {
+      for (e = index.phones.length; e < before; e++) index.phones[e] = "";
+      for (e = 0; e < added; e++) index.phones[before + e] = data.phone && data.phone[e] || "";
+    }
+    // Where each field's tokens start, and the tokens.
+    var textStart = index.textStart = room(index.textStart, count * FIELDS + 1);
+    for (f = 0; f < added * FIELDS; f++) {
+      textStart[before * FIELDS + f + 1] = textStart[before * FIELDS + f] + data.text_lengths[f];
+    }
+    var first = textStart[before * FIELDS], tokensAdded = textStart[count * FIELDS] - first;
+    var textTokens = index.textTokens = room(index.textTokens, first + tokensAdded);
+    textTokens.set(data.text_tokens, first);
     // [category entry, the tokens of all its keywords]
     var keywords = data.keywords.map(function (pair) {
       return [pair[0], new Int32Array([].concat.apply([], pair[1]))];
     });
+    keywords.forEach(function (pair) { index.keywords.push(pair); });
     // The words of each name (n, n_en, n_fr), for name order and exact and prefix ranks:
     // counted, then written (no growing array).
-    var nameStart = new Int32Array(count * NAMES + 1), e, n, field, at, token;
-    for (e = 0; e < count; e++) {
+    var nameStart = index.nameStart = room(index.nameStart, count * NAMES + 1);
+    for (e = before; e < count; e++) {
       for (n = 0; n < NAMES; n++) {
         var length = 0;
         field = e * FIELDS + n;
@@ -464,48 +557,47 @@
         nameStart[e * NAMES + n + 1] = nameStart[e * NAMES + n] + length;
       }
     }
-    var name = new Int32Array(nameStart[count * NAMES]), written = 0;
-    for (e = 0; e < count; e++) {
+    var name = index.nameWords = room(index.nameWords, nameStart[count * NAMES]);
+    var written = nameStart[before * NAMES];
+    for (e = before; e < count; e++) {
       for (n = 0; n < NAMES; n++) {
         field = e * FIELDS + n;
         for (at = textStart[field]; at < textStart[field + 1]; at++) {
           token = textTokens[at];
-          for (k = tokenWordStart[token]; k < tokenWordStart[token + 1]; k++) {
-            name[written++] = tokenWords[k];
-          }
+          for (k = tokenWordStart[token]; k < tokenWordStart[token + 1]; k++) name[written++] = tokenWords[k];
         }
       }
     }
     // Token -> entries: through a name, and through an address or a category's keywords.
-    var namePostings = groupBy.apply(null, [tokenCount].concat(
-      tokenPairs(count, textStart, textTokens, NAME, NAMES, [])));
-    var otherPostings = groupBy.apply(null, [tokenCount].concat(
-      tokenPairs(count, textStart, textTokens, ADDRESS, FIELDS, keywords)));
-    var category = data.category, city = data.city, type = data.type;
-    // A category's or city's listings, and its words once for all of them.
-    var members = {
-      category: groupBy.apply(null, [count].concat(memberPairs(category))),
-      city: groupBy.apply(null, [count].concat(memberPairs(city)))
-    };
-    // Each category's and city's listings, counted (or as the head of an index in parts
-    // says: not all may be loaded).
-    var termListings = new Int32Array(count);
-    if (data.term_listings) termListings.set(data.term_listings);
-    else {
-      ["category", "city"].forEach(function (kind) {
-        var start = members[kind].start;
-        for (e = 0; e < count; e++) termListings[e] += start[e + 1] - start[e];
-      });
+    var pairs = tokenPairs(before, count, textStart, textTokens, NAME, NAMES, []);
+    appendLists(index.namePostings, pairs[0], pairs[1], pairs[0].length);
+    pairs = tokenPairs(before, count, textStart, textTokens, ADDRESS, FIELDS, keywords);
+    appendLists(index.otherPostings, pairs[0], pairs[1], pairs[0].length);
+    // A category's or city's listings.
+    [["category", index.category], ["city", index.city]].forEach(function (kind) {
+      var members = index.members[kind[0]];
+      growLists(members, count);
+      pairs = memberPairs(kind[1], before, count);
+      appendLists(members, pairs[0], pairs[1], pairs[0].length);
+      if (index.countListings) {
+        index.termListings = room(index.termListings, count);
+        for (k = 0; k < pairs[0].length; k++) index.termListings[pairs[0][k]]++;
+      }
+    });
+    for (e = before; e < count; e++) {
+      if (TYPES[index.type[e]] in index.terms) index.terms[TYPES[index.type[e]]].push(e);
     }
-    var terms = { category: [], location: [] };
-    for (e = 0; e < count; e++) {
-      if (TYPES[type[e]] in terms) terms[TYPES[type[e]]].push(e);
-    }
+    index.count = count;
+    mergeOrder(index, before, count);
+    return index;
+  }
 
-    var collation = vocabulary.collation, number = data.number;
-    var order = [];
-    for (e = 0; e < count; e++) order.push(e);
-    order.sort(function (a, b) {
+  /* Name order of the entries [0, count): those from ``before`` sorted, merged into the
+     order of the others (the same order as sorting them all). */
+  function mergeOrder(index, before, count) {
+    var collation = index.collation, number = index.number;
+    var nameStart = index.nameStart, name = index.nameWords;
+    function compare(a, b) {
       var i = nameStart[a * NAMES], j = nameStart[b * NAMES];
       var endA = nameStart[a * NAMES + 1], endB = nameStart[b * NAMES + 1];
       for (; i < endA && j < endB; i++, j++) {
@@ -513,22 +605,33 @@
       }
       // A shorter name first; then the search index's order: type and slug.
       return (endA - i) - (endB - j) || number[a] - number[b];
-    });
-    return {
-      prepared: true,
-      count: count, tokens: vocabulary.tokens, display: data.display, number: number,
-      type: type, img: data.img, images: data.images, imgPatterns: data.img_patterns,
-      phones: data.phone || "",
-      plurals: vocabulary.plurals,
-      urlPatterns: data.url_patterns,
-      tokenCount: tokenCount, tokenWordStart: tokenWordStart, tokenWords: tokenWords,
-      words: vocabulary.words, forms: vocabulary.forms, wordForm: vocabulary.wordForm,
-      stemForm: vocabulary.stemForm,
-      textStart: textStart, textTokens: textTokens, keywords: keywords,
-      nameStart: nameStart, nameWords: name, namePostings: namePostings,
-      otherPostings: otherPostings, category: category, city: city, members: members,
-      terms: terms, termListings: termListings, order: new Int32Array(order)
-    };
+    }
+    var added = [], e;
+    for (e = before; e < count; e++) added.push(e);
+    added.sort(compare);
+    // Each added entry goes where a binary search puts it among the others, which move
+    // by runs (copied, not compared).
+    var old = index.order, order = new Int32Array(Math.max(count, 16));
+    var from = 0, at = 0;
+    for (var j = 0; j < added.length; j++) {
+      var low = from, high = before;
+      while (low < high) {
+        var middle = (low + high) >> 1;
+        if (compare(old[middle], added[j]) < 0) low = middle + 1; else high = middle;
+      }
+      order.set(old.subarray(from, low), at);
+      at += low - from;
+      from = low;
+      order[at++] = added[j];
+    }
+    order.set(old.subarray(from, before), at);
+    index.order = order;
+  }
+
+  /* Everything a keystroke reads, from a prepared vocabulary and the columns of all the
+     entries (/search-index.json's). Entries are numbered as in the columns. */
+  function prepareEntries(vocabulary, data) {
+    return appendEntries(createEntries(vocabulary, data), data);
   }
 
   /* Each of the sorted normalised ``words``' place in name order: as in Arabic
@@ -637,14 +740,14 @@
     addDisplay(display, index.terms);
     var pool = null, loaded = null;
     function emptyPool() {
-      pool = createPool(index.count, display);
+      pool = createPool(index, display);
       loaded = new Uint8Array(index.parts.length);
       pool.add(index.terms);
     }
     emptyPool();
     var searcher = null;
     function refresh() {
-      searcher = createSearcher(prepareEntries(index.vocabulary, pool.columns(index)), nameLang);
+      searcher = createSearcher(pool.entries, nameLang);
     }
     refresh();
 
@@ -706,7 +809,7 @@
     }
 
     /* Adds the parts fetched: display parts to what results show, the others to the
-       pool (which is prepared again). */
+       pool (which prepares their new entries alone). */
     function add(pairs) {
       var added = false;
       pairs.forEach(function (pair) {
@@ -728,7 +831,7 @@
        needed. */
     function load(result) {
       return fetchParts(result.missing).then(function (pairs) {
-        var size = pool.number.length;
+        var size = pool.entries.count;
         pairs.forEach(function (pair) {
           if (pair[1].records !== undefined && !loaded[pair[0]]) size += decodeNumbers(pair[1].entries).length;
         });
@@ -926,7 +1029,7 @@
 
     /* Marks the entries whose phone holds the typed one, in marks and phoneHits. */
     function markPhones(typed) {
-      if (!phones) phones = index.phones ? index.phones.split(" ") : [];
+      if (!phones) phones = index.phones;
       phoneHits.fill(0);
       for (var e = 0; e < count; e++) {
         if (phones[e] && phoneMatches(phones[e], typed)) marks[e] = phoneHits[e] = 1;
@@ -1112,23 +1215,25 @@
       return index.type[entry] < CONTENT_TYPE ? worst : worst + RANK_CONTENT;
     }
 
+    /* Marks the entries of a key of lists (createLists), segment by segment. */
+    function markList(lists, key) {
+      var start = lists.start, end = lists.end, next = lists.next, values = lists.values;
+      for (var segment = lists.first[key]; segment; segment = next[segment]) {
+        for (var at = start[segment]; at < end[segment]; at++) marks[values[at]] = 1;
+      }
+    }
+
     /* Marks the entries that may match the word: through a flagged token, or as a
        listing of a flagged category or city; ``adding`` keeps the marks already made. */
     function markCandidates(word, single, adding) {
       if (!adding) marks.fill(0);
       var postings = single ? [index.namePostings] : [index.namePostings, index.otherPostings];
       for (var t = 0; t < index.tokenCount; t++) {
-        if (!word.flags[t]) continue;
-        for (var p = 0; p < postings.length; p++) {
-          var start = postings[p].start, values = postings[p].values;
-          for (var at = start[t]; at < start[t + 1]; at++) marks[values[at]] = 1;
-        }
+        if (word.flags[t]) for (var p = 0; p < postings.length; p++) markList(postings[p], t);
       }
       if (single) return;
       word.term.forEach(function (flag, term) {
-        if (!flag) return;
-        var list = index.members[index.type[term] === 1 ? "category" : "city"];
-        for (var at = list.start[term]; at < list.start[term + 1]; at++) marks[list.values[at]] = 1;
+        if (flag) markList(index.members[index.type[term] === 1 ? "category" : "city"], term);
       });
     }
 
