@@ -59,17 +59,22 @@ def test_every_query_finds_its_listings_in_the_top_ten(chromium_browser, sample)
     assert min(counts[kind] for kind in CLASSES) >= 8
 
 
+# The whole index's searcher (``full``), and the index in parts' head with the URL of
+# each part: how the tests below open both.
+OPEN_BOTH = """  const fullIndex = await DalilSearch.loadIndex('/search-index.json');
+  const head = DalilSearch.prepareIndex(await DalilSearch.loadIndex('/search/index/head.json'));
+  const full = DalilSearch.createSearcher(fullIndex);
+  full.setPlurals((await DalilSearch.loadIndex('/search/index/head.json')).plurals);
+  const partUrl = name => '/search/index/' + name + '.json';
+"""
+
+
 # Every query of the suite, then filtered, with a small and a large limit: the searcher
 # given /search-index.json whole and the index in parts answer alike. The index in parts
 # is opened anew for each query with a limit of 3, with only the head loaded: what it
 # answers is from the parts it asked for alone (their names are kept with the answer).
 BOTH_FORMATS = """async ([queries, filters]) => {
-  const fullIndex = await DalilSearch.loadIndex('/search-index.json');
-  const head = DalilSearch.prepareIndex(await DalilSearch.loadIndex('/search/index/head.json'));
-  const full = DalilSearch.createSearcher(fullIndex);
-  full.setPlurals((await DalilSearch.loadIndex('/search/index/head.json')).plurals);
-  const partUrl = name => '/search/index/' + name + '.json';
-  const answers = [];
+""" + OPEN_BOTH + """  const answers = [];
   // And one index in parts kept for every query, with room for few entries: it starts
   // again from the head when a query's parts do not fit.
   const kept = DalilSearch.openIndex(head, undefined, partUrl, 40);
@@ -154,12 +159,7 @@ def test_a_short_page_keeps_total_and_facets_exact(answers):
 # prepared alone and merged into the pool): every query of the suite, filtered or not,
 # answers as /search-index.json does, whichever order the parts came in.
 PART_ORDERS = """async ([queries, filters]) => {
-  const fullIndex = await DalilSearch.loadIndex('/search-index.json');
-  const head = DalilSearch.prepareIndex(await DalilSearch.loadIndex('/search/index/head.json'));
-  const full = DalilSearch.createSearcher(fullIndex);
-  full.setPlurals((await DalilSearch.loadIndex('/search/index/head.json')).plurals);
-  const partUrl = name => '/search/index/' + name + '.json';
-  const forward = head.parts.map((name, part) => part);
+""" + OPEN_BOTH + """  const forward = head.parts.map((name, part) => part);
   const orders = [forward, forward.slice().reverse(),
                   forward.filter(part => part % 2).concat(forward.filter(part => !(part % 2)))];
   const differing = [];
