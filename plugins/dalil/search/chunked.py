@@ -116,6 +116,11 @@ def part_name(prefix, first_token):
     return prefix + hashlib.blake2b(first_token.encode("utf-8"), digest_size=6).hexdigest()
 
 
+def display_part_name(index):
+    """The file name of the ``index``-th display part (entries from ``index * DISPLAY_SIZE``)."""
+    return f"{DISPLAY_PART_PREFIX}{index}"
+
+
 def grouping_key(token, singulars):
     """A token as it is grouped into parts: casefolded, without accents, tashkeel or the
     article, a broken plural as its singular (``singulars``: {plural: singular})."""
@@ -252,9 +257,13 @@ class ChunkedIndex:
         names += [name for slot, name in enumerate(self.term_names) if self.members[slot]]
         if self.phones:
             names.append(PHONES_PART)
-        names += [f"{DISPLAY_PART_PREFIX}{start // DISPLAY_SIZE}"
-                  for start in range(0, self.count, DISPLAY_SIZE)]
+        names += [name for name, _ in self._display_parts()]
         return names
+
+    def _display_parts(self):
+        """``(name, entry numbers)`` of each display part, in index order."""
+        return [(display_part_name(index), range(start, min(start + DISPLAY_SIZE, self.count)))
+                for index, start in enumerate(range(0, self.count, DISPLAY_SIZE))]
 
     def block(self, numbers, records=True, display=True, with_keywords=False,
               with_phones=False):
@@ -308,7 +317,7 @@ class ChunkedIndex:
             "term_listings": encode_numbers(map(len, self.members)),
             "phone_part": place.get(PHONES_PART, 0),
             "display_size": DISPLAY_SIZE,
-            "display_part": place.get(DISPLAY_PART_PREFIX + "0", 0),
+            "display_part": place.get(display_part_name(0), 0),
         }
 
     def parts(self):
@@ -324,10 +333,8 @@ class ChunkedIndex:
             yield PHONES_PART, {**part, **self.block(list(self.phones), display=False,
                                                      with_phones=True)}
         # Shown results only need these: they are fetched for the results on the page.
-        for start in range(0, self.count, DISPLAY_SIZE):
-            numbers = list(range(start, min(start + DISPLAY_SIZE, self.count)))
-            yield (f"{DISPLAY_PART_PREFIX}{start // DISPLAY_SIZE}",
-                   {**part, **self.block(numbers, records=False)})
+        for name, numbers in self._display_parts():
+            yield name, {**part, **self.block(list(numbers), records=False)}
 
 
 def shared_images(entries, img_patterns):
