@@ -301,8 +301,8 @@ def test_a_pool_with_items_per_worker_replaces_its_workers_and_keeps_the_order()
     workers = {pid for _, (_, pid) in results}
     # 13 chunks of 32, two per worker: at least seven workers, none of them this process.
     assert len(workers) >= 7 and os.getpid() not in workers
-    with Pool(None, 2) as pool:  # without it, the two workers take every chunk
-        assert len({pid for _, (_, pid) in pool.map(_process_ids, items, chunk_size=32)}) == 2
+    with Pool(None, 2) as pool:  # without it, its two workers (or one) take every chunk
+        assert len({pid for _, (_, pid) in pool.map(_process_ids, items, chunk_size=32)}) <= 2
 
 
 def test_checks_ahead_reach_a_writer_forked_after_them(tmp_path, monkeypatch):
