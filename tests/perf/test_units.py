@@ -844,6 +844,85 @@ def test_export_rows_are_made_again_only_for_the_part_of_a_listing_whose_digest_
     assert len(build(directory, "out", csv_save_as="")[1]) == 1200
 
 
+def test_exports_made_in_workers_replaced_as_they_read_are_the_exports_made_here(
+        tmp_path, monkeypatch):
+    import os
+
+    from benchmarks.exports import synthetic_directory
+    from dalil.core import parallel
+    from dalil.core.output import OutputFiles
+    from dalil.exports import writers
+    from dalil.exports.settings import ExportSettings
+
+    directory = synthetic_directory(1200)
+    pids = tmp_path / "pids"
+
+    def noting_pid(original):
+        def made(*args):
+            with open(pids, "a", encoding="utf-8") as file:
+                file.write(f"{os.getpid()}\n")
+            return original(*args)
+        return made
+
+    monkeypatch.setattr(writers, "export_record", noting_pid(writers.export_record))
+    monkeypatch.setattr(writers, "listing_vcard", noting_pid(writers.listing_vcard))
+
+    def build(out):
+        pids.write_text("", encoding="utf-8")
+        writers.write_exports(OutputFiles(tmp_path / out), directory, ExportSettings(),
+                              "https://x.test")
+        made = sorted(path.relative_to(tmp_path / out) for path in (tmp_path / out).rglob("*")
+                      if path.is_file())
+        return ({path: (tmp_path / out / path).read_bytes() for path in made},
+                set(map(int, pids.read_text(encoding="utf-8").split())))
+
+    here, here_pids = build("here")
+    assert here_pids == {os.getpid()}
+    monkeypatch.setattr(parallel, "ITEMS_PER_FRESH_WORKER", 300)
+    forked, forked_pids = build("forked")
+    assert forked == here and len(here) == 1200 + 9  # the cards, three exports and copies
+    # 1,200 listings' rows (one part) in one worker, then their cards, 256 at a time, in
+    # workers that read 300 listings at most: one chunk each.
+    assert os.getpid() not in forked_pids and len(forked_pids) == 1 + 5
+
+
+def test_search_entries_made_in_workers_replaced_as_they_read_are_those_made_here(
+        tmp_path, monkeypatch):
+    import hashlib
+    import os
+
+    from benchmarks.exports import synthetic_directory
+    from dalil.core import parallel
+    from dalil.directory.model import listing_ranges
+    from dalil.search import index
+
+    directory = synthetic_directory(1200)
+    directory.digests = {listing: hashlib.blake2b(listing.slug.encode(), digest_size=16).digest()
+                         for listing in directory.listings}
+    pids = tmp_path / "pids"
+    original = index.listing_entry
+
+    def noting_pid(listing):
+        with open(pids, "a", encoding="utf-8") as file:
+            file.write(f"{os.getpid()}\n")
+        return original(listing)
+
+    monkeypatch.setattr(index, "listing_entry", noting_pid)
+
+    def parts():
+        pids.write_text("", encoding="utf-8")
+        return (index.index_parts(directory, [], []),
+                set(map(int, pids.read_text(encoding="utf-8").split())))
+
+    here, here_pids = parts()
+    assert here_pids == {os.getpid()}
+    monkeypatch.setattr(parallel, "ITEMS_PER_FRESH_WORKER", 300)
+    forked, forked_pids = parts()
+    assert forked == here and len(here) == len(listing_ranges(directory.listings,
+                                                              directory.digests)) + 1
+    assert os.getpid() not in forked_pids and len(forked_pids) >= 1200 // 300
+
+
 def test_export_rows_are_copied_from_the_last_files_as_a_clean_build_writes_them(
         tmp_path, monkeypatch):
     import hashlib

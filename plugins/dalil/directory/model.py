@@ -290,9 +290,15 @@ def listing_parts(listings, digests):
     (``Directory.digests``), None when one of them has none (no content cache: parts of the
     maximum size). A memo of what is made of each part (export rows, search entries) makes
     again, in a rebuild, the part of an edited listing only."""
+    return [(listings[start:end], key) for start, end, key in listing_ranges(listings, digests)]
+
+
+def listing_ranges(listings, digests):
+    """``(start, end, key)`` of each part of ``listings`` (``listing_parts``): what a worker
+    is sent to make a part's data of its own copy of the model."""
     keys = list(map(digests.get, listings))
     if None in keys:
-        return [(listings[start:start + LISTINGS_PER_PART_MAX], None)
+        return [(start, min(start + LISTINGS_PER_PART_MAX, len(listings)), None)
                 for start in range(0, len(listings), LISTINGS_PER_PART_MAX)]
     ends = [index + 1 for index, key in enumerate(keys) if key[0] == 0]
     parts, start = [], 0
@@ -303,5 +309,5 @@ def listing_parts(listings, digests):
         if end > start:
             parts.append((start, end))
             start = end
-    return [(listings[start:end], hashlib.blake2b(b"".join(keys[start:end]), digest_size=16).digest())
+    return [(start, end, hashlib.blake2b(b"".join(keys[start:end]), digest_size=16).digest())
             for start, end in parts]

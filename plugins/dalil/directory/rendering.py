@@ -15,7 +15,7 @@ from dalil.core.files import output_file_path, output_file_paths, write_if_chang
 from dalil.core.i18n import write_script_messages
 from dalil.core.output import OBSERVER_KEY
 from dalil.core.pagecache import PageCache, digest, template_closure, undeclared_names
-from dalil.core.parallel import Pool
+from dalil.core.parallel import ITEMS_PER_FRESH_WORKER, Pool
 from dalil.core.text import plain_text
 from dalil.core.writer import DalilWriter
 
@@ -28,10 +28,6 @@ from .sources import DIGEST, WHERE, is_listing, listing_texts
 from .spill import SpilledTexts
 
 _SAVE_AS = operator.attrgetter("save_as")
-# Pages a rendering worker renders before a fresh one takes its place (see Pool): it
-# then holds copies of the model's memory for these listings only (at 100,000 listings
-# a worker's own memory stayed at 15-60 MiB instead of growing to 140 MiB).
-PAGES_PER_WORKER = 10_000
 
 
 class Rendering:
@@ -76,7 +72,7 @@ class Rendering:
         for name in template_closure(self.env, [listing_template.name, term_template.name]):
             with contextlib.suppress(jinja2.TemplateError):  # rendering reports it
                 self.env.get_template(name)
-        with Pool(self, self.workers, items_per_worker=PAGES_PER_WORKER) as pool:
+        with Pool(self, self.workers, items_per_worker=ITEMS_PER_FRESH_WORKER) as pool:
             self._render_all(pool, writer, cache, "listing pages", "listing", listing_pages,
                              observer)
             # Only the pages rendered again take their cards: 8,000 pages at 100,000 listings.

@@ -15,7 +15,8 @@ import operator
 import os
 
 from dalil.core.compression import PRECOMPRESSED
-from dalil.directory.model import listing_parts
+from dalil.core.parallel import map_in_fresh_workers
+from dalil.directory.model import listing_ranges
 
 from .records import FIELDS, export_record, geojson_feature
 from .settings import export_settings
@@ -231,18 +232,23 @@ def write_exports(files, directory, config, siteurl):
                        for save_as, make, source
                        in itertools.zip_longest(save_as_list, makers, sources)]
             places = {}
+            ranges = listing_ranges(directory.listings, digests)
+            fresh = [(start, end) for start, end, key in ranges
+                     if key is None or known.get(key) is None]
+            made = map_in_fresh_workers((directory.listings, siteurl, writers), _part_rows, fresh,
+                                        reads=sum(end - start for start, end in fresh))
             # A part at a time: one write (or copy) for each file.
-            for listings, key in listing_parts(directory.listings, digests):
-                known_places = known.get(key) if key is not None else None
-                if known_places is not None:
-                    placed = tuple(writer.copy(*place)
-                                   for writer, place in zip(writers, known_places))
-                else:
-                    records = [(export_record(listing, siteurl), listing) for listing in listings]
-                    placed = tuple(writer.write(writer.join([writer.row(*pair) for pair in records]))
-                                   for writer in writers)
-                if key is not None:
-                    places[key] = placed
+            with contextlib.closing(made):
+                for start, end, key in ranges:
+                    known_places = known.get(key) if key is not None else None
+                    if known_places is not None:
+                        placed = tuple(writer.copy(*place)
+                                       for writer, place in zip(writers, known_places))
+                    else:
+                        _, texts = next(made)
+                        placed = tuple(writer.write(text) for writer, text in zip(writers, texts))
+                    if key is not None:
+                        places[key] = placed
             for writer in writers:
                 writer.close()
             count += len(writers)
@@ -258,6 +264,17 @@ def write_exports(files, directory, config, siteurl):
     return count
 
 
+def _part_rows(state, ranges):
+    """Each file's text of the rows of each part of the listings (``(start, end)`` in
+    ``ranges``), made once for every file; the writers only make rows here."""
+    listings, siteurl, writers = state
+    made = []
+    for start, end in ranges:
+        records = [(export_record(listing, siteurl), listing) for listing in listings[start:end]]
+        made.append(tuple(writer.join([writer.row(*pair) for pair in records]) for writer in writers))
+    return made
+
+
 # Each card's path and size by its listing's digest, for the next build: an unchanged
 # listing's card is kept without making its path, so that the forked writer never reads
 # the listing's slug (100,000 cards at 100,000 listings: each slug read copied a memory
@@ -266,11 +283,9 @@ CARDS_MEMO = "dalil_vcards.marshal"
 
 
 def write_vcards(files, listings, digests, save_as):
-    """One card per listing, here: a build writes the exports in a process of their own,
-    beside the pages' workers, and forking more workers from it for the cards cost more
-    (copies of the model's memory pages) than they saved. On a cached rebuild a listing
-    whose digest (``digests``) is unchanged keeps its card without making it again.
-    Returns the number of cards."""
+    """One card per listing, made in one worker at a time (``map_in_fresh_workers``) and
+    written here. On a cached rebuild a listing whose digest (``digests``) is unchanged
+    keeps its card without making it again. Returns the number of cards."""
     known = files.load_derived(CARDS_MEMO, _cards_purpose(save_as)) or {}
     # In passes made in C: 100,000 cards kept in a rebuild.
     keys = list(map(digests.get, listings))
@@ -281,15 +296,22 @@ def write_vcards(files, listings, digests, save_as):
     kept = set(itertools.compress(known_keys, flags))
     kept_flags = list(map(kept.__contains__, keys))
     made = {key: known[key] for key in itertools.compress(keys, kept_flags)}
-    for listing, key in itertools.compress(zip(listings, keys), map(operator.not_, kept_flags)):
-        relpath = save_as.format(slug=listing.slug)
-        data = listing_vcard(listing).encode("utf-8")
+    fresh = list(itertools.compress(range(len(listings)), map(operator.not_, kept_flags)))
+    for index, (relpath, data) in map_in_fresh_workers((listings, save_as), _cards, fresh,
+                                                       reads=len(fresh), chunk_size=256):
         files.write(relpath, data)
-        if key is not None:
-            made[key] = (relpath, len(data))
+        if keys[index] is not None:
+            made[keys[index]] = (relpath, len(data))
     if digests:
         files.save_derived(CARDS_MEMO, _cards_purpose(save_as), made)
     return len(listings)
+
+
+def _cards(state, indexes):
+    """``(relpath, data)`` of the cards of the listings at ``indexes``."""
+    listings, save_as = state
+    return [(save_as.format(slug=listings[index].slug), listing_vcard(listings[index]).encode("utf-8"))
+            for index in indexes]
 
 
 def _cards_purpose(save_as):

@@ -126,7 +126,7 @@ class SearchGenerator(Generator):
                                 files.load_derived(ENTRIES_MEMO, ENTRIES_PURPOSE), used)
             files.save_derived(ENTRIES_MEMO, ENTRIES_PURPOSE, used)
             del used
-            texts = [part[1] for part in parts]
+            texts = [text for text, _ in parts]
             key = index_key(parts)
             if not files.keep_if_current(cfg.index_save_as, key):
                 # Written a part at a time: the index is never one string in memory.
@@ -134,7 +134,7 @@ class SearchGenerator(Generator):
                     for piece in serialised_texts(texts, per_piece=1):
                         handle.write(piece)
             if cfg.chunked_save_as:
-                self._write_chunked(files, parts, texts, key)
+                self._write_chunked(files, texts, key)
             del parts, texts
             files.precompress(cfg.index_save_as)
         if cfg.schema_save_as:
@@ -148,10 +148,10 @@ class SearchGenerator(Generator):
                 part_schema(siteurl, cfg.part_schema_save_as)))
         self._write_opensearch(files)
 
-    def _write_chunked(self, files, parts, texts, key):
-        """The page index in parts, from the index's bytes alone: kept while they are
-        (the names of its parts are remembered for that). A part whose bytes did not
-        change is not written again."""
+    def _write_chunked(self, files, texts, key):
+        """The page index in parts, from the index's bytes alone (``texts``, as
+        ``index_parts`` makes them): kept while they are (the names of its parts are
+        remembered for that). A part whose bytes did not change is not written again."""
         head = self.config.chunked_save_as
         folder = head.rpartition("/")[0]
         names = files.load_derived(PARTS_MEMO, PARTS_PURPOSE)
@@ -162,10 +162,7 @@ class SearchGenerator(Generator):
         if names is not None and not stale:
             precompress_in_batches(files, paths)
             return
-        if any(part[0] is None for part in parts):  # some came as JSON from the memo
-            entries = json.loads(b"".join(serialised_texts(texts)))
-        else:
-            entries = [entry for part in parts for entry in part[0]]
+        entries = json.loads(b"".join(serialised_texts(texts)))
         chunked = ChunkedIndex(entries, self.config.part_size)
         del entries  # the index holds each entry's pieces, not the entries
         if head not in kept:

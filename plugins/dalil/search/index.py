@@ -5,6 +5,7 @@ browser; a key whose value is empty is left out. Entries are ordered by type, th
 so two builds of the same content give the same bytes.
 """
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -12,7 +13,8 @@ import unicodedata
 
 from dalil.core.text import plain_text
 from dalil.core.urls import root_path
-from dalil.directory.model import listing_parts
+from dalil.core.parallel import map_in_fresh_workers
+from dalil.directory.model import listing_ranges
 
 logger = logging.getLogger(__name__)
 
@@ -69,30 +71,34 @@ def content_entry(kind, item):
 
 def build_entries(directory, articles, pages):
     """Every entry, ordered by type then slug. Drafts and hidden items are never passed in."""
-    return [entry for entries, *_ in index_parts(directory, articles, pages) for entry in entries]
+    texts = [text for text, _ in index_parts(directory, articles, pages)]
+    return json.loads(b"".join(serialised_texts(texts)))
 
 
 def index_parts(directory, articles, pages, memo=None, used=None):
-    """``(entries, text, text digest)`` of each part of the entries, ordered by type then
-    slug: the listings in their parts (``listing_parts``), then the terms, then the other
-    content; ``text`` the part's entries' JSON as the index holds it, joined by commas
-    (UTF-8). ``memo`` maps a part of the listings' key to its text and digest, and a part
-    found there has None for its entries; ``used`` gets the listings' parts' texts and
-    digests by key: a rebuild encodes again only the entries of the parts of changed
-    listings, and tells an unchanged index by its parts' digests (``index_key``)."""
+    """``(text, text digest)`` of each part of the entries, ordered by type then slug: the
+    listings in their parts (``listing_parts``), then the terms, then the other content;
+    ``text`` the part's entries' JSON as the index holds it, joined by commas (UTF-8).
+    ``memo`` maps a part of the listings' key to its text and digest; ``used`` gets the
+    listings' parts' texts and digests by key: a rebuild encodes again only the entries
+    of the parts of changed listings, and tells an unchanged index by its parts' digests
+    (``index_key``). The listings' entries are made in a worker of their own
+    (``map_in_fresh_workers``), and no part keeps its entries: only their text."""
     parts = []
     if directory is not None:
         memo = memo or {}
-        for listings, key in listing_parts(directory.listings, directory.digests):
-            known = memo.get(key) if key is not None else None
-            entries = None
-            if known is None:
-                entries = [listing_entry(listing) for listing in listings]
-                text = entries_text(entries)
-                known = text, text_digest(text)
-            if used is not None and key is not None:
-                used[key] = known
-            parts.append((entries, *known))
+        ranges = listing_ranges(directory.listings, directory.digests)
+        fresh = [(start, end) for start, end, key in ranges if key is None or key not in memo]
+        made = map_in_fresh_workers(directory.listings, _listings_texts, fresh,
+                                    reads=sum(end - start for start, end in fresh))
+        with contextlib.closing(made):
+            for _, _, key in ranges:
+                known = memo.get(key) if key is not None else None
+                if known is None:
+                    known = next(made)[1]
+                if used is not None and key is not None:
+                    used[key] = known
+                parts.append(known)
         parts.append(_part([term_entry(term) for term in (*directory.categories, *directory.cities)]))
     content = [content_entry(ARTICLE_TYPES[article.category.slug], article) for article in articles
                if getattr(article.category, "slug", "") in ARTICLE_TYPES]
@@ -100,12 +106,18 @@ def index_parts(directory, articles, pages, memo=None, used=None):
     rank = {kind: number for number, kind in enumerate(TYPES)}
     content.sort(key=lambda entry: (rank[entry["t"]], entry["s"]))
     parts.append(_part(content))
-    return [part for part in parts if part[0] != []]
+    return [part for part in parts if part[0]]
+
+
+def _listings_texts(listings, ranges):
+    """``_part`` of the entries of each part of ``listings`` (``(start, end)`` in ``ranges``)."""
+    return [_part([listing_entry(listing) for listing in listings[start:end]])
+            for start, end in ranges]
 
 
 def _part(entries):
     text = entries_text(entries)
-    return entries, text, text_digest(text)
+    return text, text_digest(text)
 
 
 def text_digest(text):
@@ -117,7 +129,7 @@ def index_key(parts):
     """The key of the index ``serialised_texts`` makes of ``parts`` (``index_parts``): its
     parts' digests together, so that an unchanged index of 34 MB (100,000 listings) is
     neither written nor hashed again."""
-    return hashlib.sha256(b"".join(part[2] for part in parts)).hexdigest()
+    return hashlib.sha256(b"".join(digest for _, digest in parts)).hexdigest()
 
 
 # json.dumps with these options makes an encoder for each call: a third of the time of
