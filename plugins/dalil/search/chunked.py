@@ -143,6 +143,9 @@ class ChunkedIndex:
     ``head()`` and ``parts()`` make the files' data one at a time."""
 
     def __init__(self, entries, part_size):
+        if iter(entries) is entries:
+            # An iterator would give nothing the second time: an index without records.
+            raise TypeError("ChunkedIndex reads its entries twice: not an iterator")
         frequency, term_entries = self._survey(entries)
         # The most frequent tokens first: their numbers take one digit.
         self.tokens = sorted(frequency, key=lambda token: (-frequency[token], token))
