@@ -53,6 +53,8 @@ NAME_PART_PREFIX, ADDRESS_PART_PREFIX = "t-", "a-"
 # Digits of encode_numbers: d is chr(LAST + d) as a number's last digit, else chr(MORE + d).
 # Both ranges (U+0023-U+0042, U+005D-U+007C) avoid the quote and the backslash: no JSON escapes.
 LAST, MORE = 0x23, 0x5D
+# Texts whose tokens are counted at once: a Counter update per entry costs a fifth more.
+TEXTS_PER_COUNT = 4096
 # A part closes past half its size at a token whose hash ends in these bits, or at its size.
 CUT_MASK = 3
 
@@ -236,13 +238,17 @@ class ChunkedIndex:
         shared images; returns the tokens' frequencies and ``(number, entry)`` of each
         category and city (a few: kept whole)."""
         frequency, off_pattern, term_entries = Counter(), Counter(), []
+        uncounted = []  # texts whose tokens are not in ``frequency`` yet
         # Per field, {type: the pattern its paths follow}: found from the first entry of
         # that type whose path holds its slug (``/directory/listing/{slug}/``).
         found = {"url": {}, "img": {}}
         count = 0
         for count, entry in enumerate(entries, 1):
             kind, slug = entry["t"], entry["s"]
-            frequency.update(all_tokens(_texts(entry)))
+            uncounted += _texts(entry)
+            if len(uncounted) >= TEXTS_PER_COUNT:
+                frequency.update(all_tokens(uncounted))
+                uncounted.clear()
             for field, patterns in found.items():
                 if kind not in patterns:
                     before, holds, after = entry.get(field, "").rpartition(slug)
@@ -255,6 +261,7 @@ class ChunkedIndex:
                 off_pattern[img] += 1
             if kind in TERM_TYPES:
                 term_entries.append((count - 1, entry))
+        frequency.update(all_tokens(uncounted))
         self.count = count
         self.patterns, self.img_patterns = ([patterns.get(kind, "") for kind in TYPES]
                                             for patterns in found.values())
