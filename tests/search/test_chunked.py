@@ -14,7 +14,8 @@ from bs4 import BeautifulSoup
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dalil.search.chunked import ChunkedIndex, encode_numbers
+from dalil.search.chunked import ChunkedIndex, EntriesOfTexts, encode_numbers, serialise_chunk
+from dalil.search.index import entries_text
 from dalil.search.plurals import plural_pairs
 from tests import sitebuilder as sb
 
@@ -485,3 +486,40 @@ def test_slugs_and_paths_are_in_the_display_part_of_their_position_only():
         assert "slug" not in parts[name] and "url_exceptions" not in parts[name]
         assert "page-" not in json.dumps(parts[name])
     assert decode(head, parts) == entries
+
+
+def test_the_index_made_from_the_part_texts_is_the_same_bytes_as_from_the_entries(published):
+    # The build keeps the index's part texts, not its entries: each read of them parses
+    # the texts again. Listings off their paths' patterns, sharing a default picture (the
+    # first before an entry finds the pattern), and a page off its type's pattern: every
+    # column of the head and parts.
+    index = published[0]
+    extra = [{"t": "listing", "s": slug, "n": f"مطعم {slug}", "a": "شارع الحسن الثاني",
+              "p": "0522998713", "img": img, "cs": "restaurants", "ls": "rabat",
+              "url": f"/directory/listing/{slug}/"}
+             for slug, img in (("plain-1", "/images/default.svg"), ("own-1", "/images/own-1.jpg"),
+                               ("plain-2", "/images/default.svg"), ("odd-1", "/other/odd.png"))]
+    extra.append({"t": "page", "s": "odd-page", "n": "صفحة", "url": "/pages/odd-page.html"})
+    entries = index + extra
+    texts = [entries_text(entries[start:start + 3]) for start in range(0, len(entries), 3)]
+    from_texts = EntriesOfTexts(texts)
+    assert list(from_texts) == list(from_texts) == entries
+
+    def files(index):
+        return [("head", serialise_chunk(index.head()))] + [
+            (name, serialise_chunk(data)) for name, data in index.parts()]
+
+    expected = files(ChunkedIndex(entries, PART_SIZE))
+    assert files(ChunkedIndex(from_texts, PART_SIZE)) == expected
+    head, parts = json.loads(expected[0][1]), {name: json.loads(text) for name, text in expected}
+    assert head["count"] == len(entries) and len(texts) > 5 and len(head["parts"]) > 10
+    assert len(head["terms"]["slug"].split(" ")) == 5 and head["terms"]["keywords"]
+    assert head["images"] == ["/images/default.svg"] and "phones" in parts
+    assert head["img_patterns"][0] == "/images/{slug}.jpg"
+    assert parts["d-0"]["img_exceptions"][-1] == [len(entries) - 2, "/other/odd.png"]
+    assert parts["d-0"]["url_exceptions"] == [[len(entries) - 1, "/pages/odd-page.html"]]
+
+
+def test_the_index_refuses_entries_it_could_read_once_only(published):
+    with pytest.raises(TypeError, match="twice"):
+        ChunkedIndex(iter(published[0]), PART_SIZE)

@@ -53,6 +53,8 @@ NAME_PART_PREFIX, ADDRESS_PART_PREFIX = "t-", "a-"
 # Digits of encode_numbers: d is chr(LAST + d) as a number's last digit, else chr(MORE + d).
 # Both ranges (U+0023-U+0042, U+005D-U+007C) avoid the quote and the backslash: no JSON escapes.
 LAST, MORE = 0x23, 0x5D
+# Texts whose tokens are counted at once: a Counter update per entry costs a fifth more.
+TEXTS_PER_COUNT = 4096
 # A part closes past half its size at a token whose hash ends in these bits, or at its size.
 CUT_MASK = 3
 
@@ -97,20 +99,6 @@ def all_tokens(texts):
     return joined.split(" ") if joined else []
 
 
-def url_patterns(entries, field="url"):
-    """Per type, the pattern most of its entries' ``field`` paths follow
-    (``/directory/listing/{slug}/``), found from the first entry of that type that has one
-    holding its slug; ``""`` for a type without one."""
-    patterns = {}
-    for entry in entries:
-        if entry["t"] in patterns:
-            continue
-        head, found, tail = entry.get(field, "").rpartition(entry["s"])
-        if found:
-            patterns[entry["t"]] = head + SLUG_FIELD + tail
-    return [patterns.get(kind, "") for kind in TYPES]
-
-
 def part_name(prefix, first_token):
     """A token part's file name: from its first token, so that it stays while that does."""
     return prefix + hashlib.blake2b(first_token.encode("utf-8"), digest_size=6).hexdigest()
@@ -135,34 +123,48 @@ def _texts(entry):
     return [entry.get(field, "") for field in TEXT_FIELDS] + list(entry.get("k", ()))
 
 
+class EntriesOfTexts:
+    """The search index's entries from the texts of its parts (``entries_text``: their
+    JSON objects joined by commas, UTF-8), in order, each time it is iterated: a part's
+    text is parsed when its entries are reached, so that one part's entries are in
+    memory at a time rather than every entry (1.2 GB at 1,000,000 listings)."""
+
+    def __init__(self, texts):
+        self.texts = texts
+
+    def __iter__(self):
+        for text in self.texts:
+            yield from json.loads(b"[" + text + b"]")
+
+
 class ChunkedIndex:
     """The head and parts of ``entries`` (the search index's entries, in its order: a
-    list, read twice). Each entry's pieces (its digit record, slug, exceptions, phone) are
-    made once, here, and then the entries are let go: a part joins the pieces of its
-    entries. ``head()`` and ``parts()`` make the files' data one at a time."""
+    list, or an iterable that gives them again each time, as ``EntriesOfTexts``; read
+    twice). Each entry's pieces (its digit record, slug, exceptions, phone) are made once,
+    here, and then the entries are let go: a part joins the pieces of its entries.
+    ``head()`` and ``parts()`` make the files' data one at a time."""
 
     def __init__(self, entries, part_size):
-        frequency = Counter(all_tokens(text for entry in entries for text in _texts(entry)))
+        if iter(entries) is entries:
+            # An iterator would give nothing the second time: an index without records.
+            raise TypeError("ChunkedIndex reads its entries twice: not an iterator")
+        frequency, term_entries = self._survey(entries)
         # The most frequent tokens first: their numbers take one digit.
         self.tokens = sorted(frequency, key=lambda token: (-frequency[token], token))
         del frequency
         self.token_id = token_id = {token: number for number, token in enumerate(self.tokens)}
         encode_numbers([len(self.tokens)])  # every token's digits made once, in the table
         token_digits = {token: encode_numbers([number]) for token, number in token_id.items()}
-        self.count = len(entries)
-        self.patterns, self.img_patterns = url_patterns(entries), url_patterns(entries, "img")
-        self.images = shared_images(entries, self.img_patterns)
         image_code = {path: number + 2 for number, path in enumerate(self.images)}
         type_number = {kind: number for number, kind in enumerate(TYPES)}
         # The categories and cities, in index order: the head's entries.
-        self.terms = [number for number, entry in enumerate(entries) if entry["t"] in TERM_TYPES]
-        self.term_names = [TERM_PART_PREFIX[entries[number]["t"]] + entries[number]["s"]
-                           for number in self.terms]
+        self.terms = [number for number, _ in term_entries]
+        self.term_names = [TERM_PART_PREFIX[entry["t"]] + entry["s"] for _, entry in term_entries]
         self.term_keywords = {slot: [[token_id[token] for token in tokens_of(keyword)]
-                                     for keyword in entries[number]["k"]]
-                              for slot, number in enumerate(self.terms) if entries[number].get("k")}
-        term_slot = {kind: {entries[number]["s"]: slot + 1 for slot, number
-                            in enumerate(self.terms) if entries[number]["t"] == kind}
+                                     for keyword in entry["k"]]
+                              for slot, (_, entry) in enumerate(term_entries) if entry.get("k")}
+        term_slot = {kind: {entry["s"]: slot + 1 for slot, (_, entry)
+                            in enumerate(term_entries) if entry["t"] == kind}
                      for kind in TERM_TYPES}
         category_slot, city_slot = term_slot["category"], term_slot["location"]
         # Per type, its paths' pattern as (before the slug, after it).
@@ -230,6 +232,43 @@ class ChunkedIndex:
         self.name_groups = self._token_groups(self.name_postings, keys, NAME_PART_PREFIX)
         self.address_groups = self._token_groups(self.address_postings, keys,
                                                  ADDRESS_PART_PREFIX)
+
+    def _survey(self, entries):
+        """The first reading of ``entries``: sets ``count``, the path patterns and the
+        shared images; returns the tokens' frequencies and ``(number, entry)`` of each
+        category and city (a few: kept whole)."""
+        frequency, off_pattern, term_entries = Counter(), Counter(), []
+        uncounted = []  # texts whose tokens are not in ``frequency`` yet
+        # Per field, {type: the pattern its paths follow}: found from the first entry of
+        # that type whose path holds its slug (``/directory/listing/{slug}/``).
+        found = {"url": {}, "img": {}}
+        count = 0
+        for count, entry in enumerate(entries, 1):
+            kind, slug = entry["t"], entry["s"]
+            uncounted += _texts(entry)
+            if len(uncounted) >= TEXTS_PER_COUNT:
+                frequency.update(all_tokens(uncounted))
+                uncounted.clear()
+            for field, patterns in found.items():
+                if kind not in patterns:
+                    before, holds, after = entry.get(field, "").rpartition(slug)
+                    if holds:
+                        patterns[kind] = before + SLUG_FIELD + after
+            # Until an entry of its type finds the pattern, an image is off it: one that
+            # held its slug would have found it.
+            img = entry.get("img")
+            if img and img != found["img"].get(kind, "").replace(SLUG_FIELD, slug):
+                off_pattern[img] += 1
+            if kind in TERM_TYPES:
+                term_entries.append((count - 1, entry))
+        frequency.update(all_tokens(uncounted))
+        self.count = count
+        self.patterns, self.img_patterns = ([patterns.get(kind, "") for kind in TYPES]
+                                            for patterns in found.values())
+        # The image paths several entries share off their type's pattern (a default
+        # picture), sorted: a record names one by a number rather than each part repeating it.
+        self.images = sorted(path for path, uses in off_pattern.items() if uses > 1)
+        return frequency, term_entries
 
     def _token_groups(self, postings, keys, prefix):
         """The tokens of ``postings`` (entries by token), by grouping key (``keys``),
@@ -335,14 +374,6 @@ class ChunkedIndex:
         # Shown results only need these: they are fetched for the results on the page.
         for name, numbers in self._display_parts():
             yield name, {**part, **self.block(list(numbers), records=False)}
-
-
-def shared_images(entries, img_patterns):
-    """The image paths off their type's pattern that several entries share (a default
-    picture), sorted: a record names one by a number rather than each part repeating it."""
-    off = Counter(entry["img"] for entry in entries if entry.get("img") and entry["img"] !=
-                  img_patterns[TYPES.index(entry["t"])].replace(SLUG_FIELD, entry["s"]))
-    return sorted(path for path, uses in off.items() if uses > 1)
 
 
 def _exceptions(numbers, exceptions):
