@@ -1,6 +1,5 @@
 """Search and discovery: the search index and its schema, OpenSearch, /search/ and /random/."""
 
-import json
 import logging
 from pathlib import Path
 
@@ -17,9 +16,9 @@ from dalil.core.urls import root_path
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
 from dalil.directory.settings import build_workers
 
+from .chunked import ChunkedIndex, EntriesOfTexts, serialise_chunk
 from .index import index_key, index_parts, serialised_texts
 from .opensearch import SHORT_NAME_MAX, opensearch_xml
-from .chunked import ChunkedIndex, serialise_chunk
 from .schema import head_schema, part_schema, search_index_schema, serialise_schema
 
 logger = logging.getLogger(__name__)
@@ -162,9 +161,7 @@ class SearchGenerator(Generator):
         if names is not None and not stale:
             precompress_in_batches(files, paths)
             return
-        entries = json.loads(b"".join(serialised_texts(texts)))
-        chunked = ChunkedIndex(entries, self.config.part_size)
-        del entries  # the index holds each entry's pieces, not the entries
+        chunked = ChunkedIndex(EntriesOfTexts(texts), self.config.part_size)
         if head not in kept:
             files.write_keyed(head, key, serialise_chunk(chunked.head()))
         names, batch = [], [head]
