@@ -254,6 +254,34 @@ def test_the_incremental_builds_equal_a_serial_clean_build(rebuilt, tmp_path):
     assert [path for path in clean_tree if clean_tree[path] != incremental_tree[path]] == []
 
 
+def test_writers_that_read_in_workers_replaced_every_60_listings_write_the_same_bytes(tmp_path):
+    """The exports, search index, sitemaps and source cache as a million-listing build
+    writes them, their listings read in workers replaced every 10,000 (here every 60): the
+    bytes of a build that reads them in its writers, and a source cache that a rebuild
+    takes whole."""
+    files = synthetic_files()
+    settings = {"CACHE_CONTENT": True, "LOAD_CONTENT_CACHE": True, "DALIL_DIRECTORY_WORKERS": 2}
+    counting = ("import os\nos.register_at_fork(after_in_child=lambda: open({!r}, 'a')"
+                ".write('fork\\n'))\n")
+    builds = {}
+    for name, extra in (("here", ""), ("fresh", "import dalil.core.parallel\n"
+                                                "dalil.core.parallel.ITEMS_PER_FRESH_WORKER = 60\n")):
+        root, forks = tmp_path / name, tmp_path / f"{name}.forks"
+        sb.write_site(root, files, **settings)
+        with open(root / "pelicanconf.py", "a", encoding="utf-8") as conf:
+            conf.write(counting.format(str(forks)) + extra)
+        built = sb.run_pelican(root)
+        assert built.returncode == 0, built.log
+        builds[name] = (tree(built.output), forks.read_text(encoding="utf-8").count("fork"))
+        assert "; 0 sources read;" in " ".join(sb.run_pelican(root).log.split())
+    (here, here_forks), (fresh, fresh_forks) = builds["here"], builds["fresh"]
+    assert sorted(fresh) == sorted(here)
+    assert [path for path in here if here[path] != fresh[path]] == []
+    # A worker for each 60 listings of the exports' rows and cards, the search entries,
+    # the sitemap lines and the source cache's records.
+    assert fresh_forks >= here_forks + 4 * LISTINGS // 60
+
+
 def test_a_rebuild_loads_the_html_of_the_listings_it_renders_again_only(tmp_path):
     """Cached listings come without their HTML, loaded for a page rendered again; if the
     cache lost it, the listing's file is read again. Any other read of it would fail."""

@@ -844,6 +844,32 @@ def test_export_rows_are_made_again_only_for_the_part_of_a_listing_whose_digest_
     assert len(build(directory, "out", csv_save_as="")[1]) == 1200
 
 
+def _noting_pids(tmp_path, monkeypatch, module, *names):
+    """Patch ``module``'s functions ``names`` to note the process that calls them (a
+    forked worker's calls included): a function that gives the pids noted since it was
+    last called."""
+    import os
+
+    noted = tmp_path / "pids"
+    noted.write_text("", encoding="utf-8")
+
+    def noting(original):
+        def call(*args):
+            with open(noted, "a", encoding="utf-8") as file:
+                file.write(f"{os.getpid()}\n")
+            return original(*args)
+        return call
+
+    for name in names:
+        monkeypatch.setattr(module, name, noting(getattr(module, name)))
+
+    def pids():
+        found = set(map(int, noted.read_text(encoding="utf-8").split()))
+        noted.write_text("", encoding="utf-8")
+        return found
+    return pids
+
+
 def test_exports_made_in_workers_replaced_as_they_read_are_the_exports_made_here(
         tmp_path, monkeypatch):
     import os
@@ -855,26 +881,14 @@ def test_exports_made_in_workers_replaced_as_they_read_are_the_exports_made_here
     from dalil.exports.settings import ExportSettings
 
     directory = synthetic_directory(1200)
-    pids = tmp_path / "pids"
-
-    def noting_pid(original):
-        def made(*args):
-            with open(pids, "a", encoding="utf-8") as file:
-                file.write(f"{os.getpid()}\n")
-            return original(*args)
-        return made
-
-    monkeypatch.setattr(writers, "export_record", noting_pid(writers.export_record))
-    monkeypatch.setattr(writers, "listing_vcard", noting_pid(writers.listing_vcard))
+    pids = _noting_pids(tmp_path, monkeypatch, writers, "export_record", "listing_vcard")
 
     def build(out):
-        pids.write_text("", encoding="utf-8")
         writers.write_exports(OutputFiles(tmp_path / out), directory, ExportSettings(),
                               "https://x.test")
         made = sorted(path.relative_to(tmp_path / out) for path in (tmp_path / out).rglob("*")
                       if path.is_file())
-        return ({path: (tmp_path / out / path).read_bytes() for path in made},
-                set(map(int, pids.read_text(encoding="utf-8").split())))
+        return {path: (tmp_path / out / path).read_bytes() for path in made}, pids()
 
     here, here_pids = build("here")
     assert here_pids == {os.getpid()}
@@ -899,20 +913,10 @@ def test_search_entries_made_in_workers_replaced_as_they_read_are_those_made_her
     directory = synthetic_directory(1200)
     directory.digests = {listing: hashlib.blake2b(listing.slug.encode(), digest_size=16).digest()
                          for listing in directory.listings}
-    pids = tmp_path / "pids"
-    original = index.listing_entry
-
-    def noting_pid(listing):
-        with open(pids, "a", encoding="utf-8") as file:
-            file.write(f"{os.getpid()}\n")
-        return original(listing)
-
-    monkeypatch.setattr(index, "listing_entry", noting_pid)
+    pids = _noting_pids(tmp_path, monkeypatch, index, "listing_entry")
 
     def parts():
-        pids.write_text("", encoding="utf-8")
-        return (index.index_parts(directory, [], []),
-                set(map(int, pids.read_text(encoding="utf-8").split())))
+        return index.index_parts(directory, [], []), pids()
 
     here, here_pids = parts()
     assert here_pids == {os.getpid()}
@@ -1045,6 +1049,35 @@ def test_sitemap_lines_are_made_again_only_for_the_part_of_a_listing_whose_diges
     assert made_fourth == part_of(directory, undated.slug)
     assert fourth == lines(directory, lastmod=later)[0]
     assert fourth[1][fourth[0].index("https://x.test/" + undated.url)] == rfc3339(later)
+
+
+def test_sitemap_lines_made_in_workers_replaced_as_they_read_are_those_made_here(
+        tmp_path, monkeypatch):
+    import hashlib
+    import os
+
+    from benchmarks.exports import synthetic_directory
+    from dalil.core import parallel
+    from dalil.sitemaps import generator
+    from dalil.sitemaps.documents import Location
+
+    directory = synthetic_directory(1200)
+    directory.digests = {listing: hashlib.blake2b(listing.slug.encode(), digest_size=16).digest()
+                         for listing in directory.listings}
+    pids = _noting_pids(tmp_path, monkeypatch, generator, "listing_entries")
+    site_date = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.timezone.utc)
+
+    def lines():
+        made = generator.listing_lines(directory, lambda entries: [
+            Location("https://x.test/" + url, lastmod) for url, lastmod in entries], site_date)
+        return made, pids()
+
+    here, here_pids = lines()
+    assert here_pids == {os.getpid()} and len(here[0]) == 1200
+    monkeypatch.setattr(parallel, "ITEMS_PER_FRESH_WORKER", 300)
+    forked, forked_pids = lines()
+    assert forked == here
+    assert os.getpid() not in forked_pids and len(forked_pids) >= 1200 // 300
 
 
 def test_a_once_part_is_rendered_once_per_set_of_values_and_gives_the_same_bytes():

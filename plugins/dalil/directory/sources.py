@@ -35,6 +35,7 @@ from dalil.core.dates import to_utc
 from dalil.core.files import load_marshalled, replace_atomically, stats_below
 from dalil.core.memory import kept_for_the_build
 from dalil.core.output import build_salt
+from dalil.core.parallel import map_in_fresh_workers
 from dalil.core.settings import below_folder
 from dalil.core.slugs import SLUG_RULE, derive_slug, is_valid_slug
 from dalil.core.text import clean_html, plain_text
@@ -464,7 +465,25 @@ class SourceCache:
                 self.changed.add(number)
         if not self.changed:
             return
-        for number in sorted(self.changed):
+        changed = sorted(self.changed)
+        # Read in workers of their own, but for a cache kept in memory: it keeps their texts.
+        reads = sum(len(self.shards[number]) for number in changed) if self.texts.spill else 0
+        for number, texts in map_in_fresh_workers(self, SourceCache.save_shards, changed, reads):
+            if texts is not None:
+                self.texts.shards[number] = texts
+        self.changed.clear()
+        # The folder is the cache's own: shards of an earlier format are dropped.
+        shard_names = {os.path.basename(path(number)) for number in range(SHARDS)
+                       for path in (self._shard_path, self.texts.path)}
+        for name in os.listdir(self.folder):
+            if name not in shard_names and not name.startswith("."):
+                with contextlib.suppress(OSError):
+                    os.remove(os.path.join(self.folder, name))
+
+    def save_shards(self, numbers):
+        """Write the shards ``numbers`` and their texts: each one's texts if kept in memory."""
+        kept = []
+        for number in numbers:
             entries, texts = {}, {}
             for relpath, (stamp, record) in self.shards[number].items():
                 stored, text = storable(record)
@@ -477,13 +496,5 @@ class SourceCache:
                     texts[relpath] = (record[DIGEST], *text)
             replace_atomically(self.texts.path(number), marshal.dumps((self.salt, texts)))
             replace_atomically(self._shard_path(number), marshal.dumps((self.salt, entries)))
-            if self.texts.spill is None:  # a cache kept in memory: for its next build
-                self.texts.shards[number] = texts
-        self.changed.clear()
-        # The folder is the cache's own: shards of an earlier format are dropped.
-        shard_names = {os.path.basename(path(number)) for number in range(SHARDS)
-                       for path in (self._shard_path, self.texts.path)}
-        for name in os.listdir(self.folder):
-            if name not in shard_names and not name.startswith("."):
-                with contextlib.suppress(OSError):
-                    os.remove(os.path.join(self.folder, name))
+            kept.append(texts if self.texts.spill is None else None)
+        return kept

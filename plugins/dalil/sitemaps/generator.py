@@ -1,5 +1,6 @@
 """The sitemaps generator: sitemap index and sub-sitemaps, news sitemap, /sitemap/, robots.txt."""
 
+import contextlib
 import datetime as dt
 import functools
 import hashlib
@@ -21,12 +22,13 @@ from dalil.core.languages import language_folders, writes_site_files
 from dalil.core.output import output_files
 from dalil.core.pagecache import PageCache, template_digest
 from dalil.core.pages import register_page, site_pages
+from dalil.core.parallel import map_in_fresh_workers
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import plain_text
 from dalil.core.urls import absolute_url, root_path
 from dalil.core.writer import DalilWriter
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
-from dalil.directory.model import listing_parts
+from dalil.directory.model import listing_ranges
 from dalil.directory.settings import build_workers
 
 from .documents import (Location, NewsLocation, SitemapTooSmall, news_sitemap, sitemap_index,
@@ -291,26 +293,43 @@ class SitemapsGenerator(Generator):
 def listing_lines(directory, locations, lastmod, known=None, used=None):
     """``(locs, lastmods, lines)``: the sitemap URL, ``lastmod`` text and line of each
     published listing's page (three columns), made a part of listings at a time
-    (``listing_parts``). ``locations`` makes ``Location``s of (url, lastmod text) pairs; ``lastmod`` is
-    the date of an undated listing. A part in ``known`` (by its key) is taken whole;
-    ``used`` gets this build's parts (plain data, for ``marshal``)."""
+    (``listing_parts``), in a worker of their own (``map_in_fresh_workers``).
+    ``locations`` makes ``Location``s of (url, lastmod text) pairs; ``lastmod`` is the
+    date of an undated listing. A part in ``known`` (by its key) is taken whole; ``used``
+    gets this build's parts (plain data, for ``marshal``)."""
     known, site_date = known or {}, rfc3339(lastmod)
+    ranges = listing_ranges(directory.listings, directory.digests)
+    # A part with an undated listing shows the site's date: kept while it is the same.
+    parts = [known.get(key) if key is not None else None for _, _, key in ranges]
+    parts = [None if part is None or part[0] not in (None, site_date) else part for part in parts]
+    fresh = [(start, end) for (start, end, _), part in zip(ranges, parts) if part is None]
+    made = map_in_fresh_workers((directory.listings, locations, site_date), _part_lines, fresh,
+                                reads=sum(end - start for start, end in fresh))
     locs, lastmods, lines = [], [], []
-    for listings, key in listing_parts(directory.listings, directory.digests):
-        part = known.get(key) if key is not None else None
-        # A part with an undated listing shows the site's date: kept while it is the same.
-        if part is None or part[0] not in (None, site_date):
-            entries = listing_entries(listings)
-            made = locations([(url, date or site_date) for url, date in entries])
-            part = (site_date if any(date is None for _, date in entries) else None,
-                    [location.loc for location in made],
-                    [location.lastmod for location in made], url_lines(made))
-        if key is not None and used is not None:
-            used[key] = part
-        locs += part[1]
-        lastmods += part[2]
-        lines += part[3]
+    with contextlib.closing(made):
+        for (_, _, key), part in zip(ranges, parts):
+            if part is None:
+                part = next(made)[1]
+            if key is not None and used is not None:
+                used[key] = part
+            locs += part[1]
+            lastmods += part[2]
+            lines += part[3]
     return locs, lastmods, lines
+
+
+def _part_lines(state, ranges):
+    """A part's ``(site date if it shows it else None, locs, lastmods, lines)`` for each
+    part of the listings (``(start, end)`` in ``ranges``)."""
+    listings, locations, site_date = state
+    parts = []
+    for start, end in ranges:
+        entries = listing_entries(listings[start:end])
+        made = locations([(url, date or site_date) for url, date in entries])
+        parts.append((site_date if any(date is None for _, date in entries) else None,
+                      [location.loc for location in made],
+                      [location.lastmod for location in made], url_lines(made)))
+    return parts
 
 
 def _page_digest(page, name_field=None):
