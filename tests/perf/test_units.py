@@ -493,6 +493,35 @@ def test_forked_writers_take_the_next_function_as_they_finish(tmp_path, monkeypa
     assert pids[1] == pids[2] != pids[0]
 
 
+def test_held_writers_fork_once_released_the_one_asked_to_start_now_first(tmp_path, monkeypatch):
+    """While the build holds its writers (its process is about to touch most of the
+    model), none forks, not even one asked to start now, nor as the output starts; once
+    released, one process takes that one first."""
+    from dalil.core import output
+
+    monkeypatch.setattr(output, "available_cores", lambda: 1)
+    out, order = tmp_path / "out", tmp_path / "order"
+    files = output.OutputFiles(out)
+
+    def noting(name):
+        def write():
+            with open(order, "a", encoding="utf-8") as file:
+                file.write(name + "\n")
+            files.write(f"{name}.txt", str(os.getpid()))
+        return write
+
+    files.hold_background()
+    files.in_background(noting("ranked"), rank=1)
+    files.in_background(noting("now"), now=True)
+    files.start_background()  # as the build's output starts
+    time.sleep(0.5)
+    assert not order.exists()
+    files.release_background()
+    assert files.counts() == (2, 0)
+    assert order.read_text(encoding="utf-8").split() == ["now", "ranked"]
+    assert (out / "now.txt").read_text() == (out / "ranked.txt").read_text() != str(os.getpid())
+
+
 def _wait_for(path, seconds=20):
     deadline = time.monotonic() + seconds
     while not path.exists():

@@ -18,7 +18,7 @@ from dalil.core.memory import kept_for_the_build, leave_build_to_exit
 from dalil.core.output import CONTEXT_KEY as OUTPUT_FILES_KEY
 from dalil.core.output import output_files
 from dalil.core.pages import register_page
-from dalil.core.parallel import worker_count
+from dalil.core.parallel import ITEMS_PER_FRESH_WORKER, worker_count
 from dalil.core.record import retire_leftovers
 from dalil.core.search_settings import search_settings
 from dalil.core.settings import BUILD_MEMORY_KEY
@@ -107,6 +107,9 @@ class DirectoryGenerator(Reading, Assembly, Rendering, Generator):
             self.directory = self._make_model(records, errors)
             del records
         self.readers.save_cache()
+        if self.sources_read > ITEMS_PER_FRESH_WORKER:
+            # Their pages are rendered again: the data writers fork once they are.
+            output_files(self.context).hold_background()
         if BUILD_MEMORY_KEY in self.settings:
             self.source_cache.save()  # kept in memory for the next livereload build
         else:

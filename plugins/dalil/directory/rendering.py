@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from dalil.core.files import output_file_path, output_file_paths, write_if_changed
 from dalil.core.i18n import write_script_messages
-from dalil.core.output import OBSERVER_KEY
+from dalil.core.output import OBSERVER_KEY, output_files
 from dalil.core.pagecache import PageCache, digest, template_closure, undeclared_names
 from dalil.core.parallel import ITEMS_PER_FRESH_WORKER, Pool
 from dalil.core.text import plain_text
@@ -79,6 +79,7 @@ class Rendering:
             self._render_all(pool, writer, cache, "category and city pages", "term", term_pages,
                              observer, complete=lambda job: (*job, self._page_cards(job[1])))
             self.cards = None
+        output_files(self.context).release_background()  # see _make_context
         cache.save()
         write_script_messages(self.context, self.settings)  # what the theme's pages load
         writer.write_file(cfg.index_save_as, self.get_template("directory/index"), self.context)
