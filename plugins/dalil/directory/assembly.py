@@ -207,6 +207,7 @@ class Assembly:
         self.collator = None
         if digests is not None:
             directory.digests = digests
+        directory.keys = directory.listing_keys()
         return directory
 
 

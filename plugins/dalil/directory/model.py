@@ -248,6 +248,9 @@ class Directory:
     # from the build's, whose later reads of 100,000 dates each copied a shared memory page.
     newest_known: list = field(default_factory=list)
     newest_by_term: dict = field(default_factory=dict)
+    # Each published listing's digest, in order (``listing_keys``), made with the model:
+    # a forked writer that looked them up copied the memory page of every listing.
+    keys: list = None
 
     def newest(self, count):
         """The ``count`` most recently modified published listings (``last_modified``, then
@@ -273,6 +276,14 @@ class Directory:
         dates = [listing.last_modified for listing in term.listings if listing.last_modified]
         return max(dates) if dates else None
 
+    def listing_keys(self):
+        """Each published listing's digest (``digests``), None for one without."""
+        return self.keys if self.keys is not None else list(map(self.digests.get, self.listings))
+
+    def listing_ranges(self):
+        """``listing_ranges`` of the published listings, from ``listing_keys``."""
+        return key_ranges(self.listing_keys())
+
     def popular_categories(self, count):
         ranked = sorted(self.categories, key=lambda term: (-len(term.listings), term.slug))
         return [term for term in ranked if term.listings][:count]
@@ -296,10 +307,14 @@ def listing_parts(listings, digests):
 def listing_ranges(listings, digests):
     """``(start, end, key)`` of each part of ``listings`` (``listing_parts``): what a worker
     is sent to make a part's data of its own copy of the model."""
-    keys = list(map(digests.get, listings))
+    return key_ranges(list(map(digests.get, listings)))
+
+
+def key_ranges(keys):
+    """``listing_ranges`` of listings whose digests are ``keys``."""
     if None in keys:
-        return [(start, min(start + LISTINGS_PER_PART_MAX, len(listings)), None)
-                for start in range(0, len(listings), LISTINGS_PER_PART_MAX)]
+        return [(start, min(start + LISTINGS_PER_PART_MAX, len(keys)), None)
+                for start in range(0, len(keys), LISTINGS_PER_PART_MAX)]
     ends = [index + 1 for index, key in enumerate(keys) if key[0] == 0]
     parts, start = [], 0
     for end in (*ends, len(keys)):

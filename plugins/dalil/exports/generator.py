@@ -44,10 +44,12 @@ class ExportsGenerator(Generator):
             logger.error("dalil.exports: no directory model; add dalil.directory to PLUGINS")
             return
         files = output_files(self.context)
-        files.in_background(lambda: self._write(files, directory),
+        # Here: the forked writer would copy the memory page of each listing it read.
+        has_osm_data = any(listing.osm for listing in directory.listings)
+        files.in_background(lambda: self._write(files, directory, has_osm_data),
                             forked=build_workers(self.settings) > 1, now=now)
 
-    def _write(self, files, directory):
+    def _write(self, files, directory, has_osm_data):
         cfg = self.config
         siteurl = self.settings.get("SITEURL", "")
         count = write_exports(files, directory, cfg, siteurl)
@@ -57,7 +59,6 @@ class ExportsGenerator(Generator):
             if save_as:
                 files.write(save_as, make_schema(siteurl, save_as))
                 count += 1
-        has_osm_data = any(listing.osm for listing in directory.listings)
         package = data_package(cfg, siteurl, self.settings.get("SITENAME", ""), build_time(),
                                has_osm_data)
         if cfg.datapackage_save_as and package:

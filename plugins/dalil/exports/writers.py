@@ -16,7 +16,6 @@ import os
 
 from dalil.core.compression import PRECOMPRESSED
 from dalil.core.parallel import map_in_fresh_workers
-from dalil.directory.model import listing_ranges
 
 from .records import FIELDS, export_record, geojson_feature
 from .settings import export_settings
@@ -232,7 +231,7 @@ def write_exports(files, directory, config, siteurl):
                        for save_as, make, source
                        in itertools.zip_longest(save_as_list, makers, sources)]
             places = {}
-            ranges = listing_ranges(directory.listings, digests)
+            ranges = directory.listing_ranges()
             fresh = [(start, end) for start, end, key in ranges
                      if key is None or known.get(key) is None]
             made = map_in_fresh_workers((directory.listings, siteurl, writers), _part_rows, fresh,
@@ -258,7 +257,8 @@ def write_exports(files, directory, config, siteurl):
         # Compression lets go of the GIL: the cards are made meanwhile.
         copies = compressing.submit(files.precompress, *save_as_list)
         if config.vcard_save_as:
-            count += write_vcards(files, directory.listings, digests, config.vcard_save_as)
+            count += write_vcards(files, directory.listings, directory.listing_keys(),
+                                  config.vcard_save_as)
         copies.result()
         count += len(save_as_list) * len(PRECOMPRESSED)
     return count
@@ -282,13 +282,13 @@ def _part_rows(state, ranges):
 CARDS_MEMO = "dalil_vcards.marshal"
 
 
-def write_vcards(files, listings, digests, save_as):
+def write_vcards(files, listings, keys, save_as):
     """One card per listing, made in one worker at a time (``map_in_fresh_workers``) and
-    written here. On a cached rebuild a listing whose digest (``digests``) is unchanged
-    keeps its card without making it again. Returns the number of cards."""
+    written here. On a cached rebuild a listing whose digest (``keys``, in order, None
+    without the cache) is unchanged keeps its card without making it again. Returns the
+    number of cards."""
     known = files.load_derived(CARDS_MEMO, _cards_purpose(save_as)) or {}
     # In passes made in C: 100,000 cards kept in a rebuild.
-    keys = list(map(digests.get, listings))
     known_keys = list(filter(known.__contains__, keys))
     changed = files.checked_ahead(CARDS_CHECK)
     flags = files.keep_unchanged(list(map(known.__getitem__, known_keys)),
@@ -302,7 +302,7 @@ def write_vcards(files, listings, digests, save_as):
         files.write(relpath, data)
         if keys[index] is not None:
             made[keys[index]] = (relpath, len(data))
-    if digests:
+    if None not in keys:
         files.save_derived(CARDS_MEMO, _cards_purpose(save_as), made)
     return len(listings)
 

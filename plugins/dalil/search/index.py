@@ -14,7 +14,6 @@ import unicodedata
 from dalil.core.text import plain_text
 from dalil.core.urls import root_path
 from dalil.core.parallel import map_in_fresh_workers
-from dalil.directory.model import listing_ranges
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +86,7 @@ def index_parts(directory, articles, pages, memo=None, used=None):
     parts = []
     if directory is not None:
         memo = memo or {}
-        ranges = listing_ranges(directory.listings, directory.digests)
+        ranges = directory.listing_ranges()
         fresh = [(start, end) for start, end, key in ranges if key is None or key not in memo]
         made = map_in_fresh_workers(directory.listings, _listings_texts, fresh,
                                     reads=sum(end - start for start, end in fresh))

@@ -28,7 +28,6 @@ from dalil.core.text import plain_text
 from dalil.core.urls import absolute_url, root_path
 from dalil.core.writer import DalilWriter
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
-from dalil.directory.model import listing_ranges
 from dalil.directory.settings import build_workers
 
 from .documents import (Location, NewsLocation, SitemapTooSmall, news_sitemap, sitemap_index,
@@ -298,7 +297,7 @@ def listing_lines(directory, locations, lastmod, known=None, used=None):
     date of an undated listing. A part in ``known`` (by its key) is taken whole; ``used``
     gets this build's parts (plain data, for ``marshal``)."""
     known, site_date = known or {}, rfc3339(lastmod)
-    ranges = listing_ranges(directory.listings, directory.digests)
+    ranges = directory.listing_ranges()
     # A part with an undated listing shows the site's date: kept while it is the same.
     parts = [known.get(key) if key is not None else None for _, _, key in ranges]
     parts = [None if part is None or part[0] not in (None, site_date) else part for part in parts]
