@@ -160,6 +160,13 @@ class OutputFiles:
             self.observer.mark(str(relpath))
         return changed
 
+    def written_apart(self, relpath, changed):
+        """Note ``relpath`` as ``write`` notes a file it writes, written by a worker
+        (``write_if_changed`` of ``path_for(relpath)``, which gave ``changed``)."""
+        self.written[self._claim(relpath)] = changed
+        if self.observer is not None:
+            self.observer.mark(str(relpath))
+
     def precompress(self, *relpaths):
         """Write ``relpath.br`` and ``relpath.gz`` beside each file this build wrote. When
         a file did not change and its copies are newer, they are kept as they are."""

@@ -15,6 +15,7 @@ import operator
 import os
 
 from dalil.core.compression import PRECOMPRESSED
+from dalil.core.files import write_if_changed
 from dalil.core.parallel import map_in_fresh_workers
 
 from .records import FIELDS, export_record, geojson_feature
@@ -283,8 +284,8 @@ CARDS_MEMO = "dalil_vcards.marshal"
 
 
 def write_vcards(files, listings, keys, save_as):
-    """One card per listing, made in one worker at a time (``map_in_fresh_workers``) and
-    written here. On a cached rebuild a listing whose digest (``keys``, in order, None
+    """One card per listing, made and written in one worker at a time
+    (``map_in_fresh_workers``). On a cached rebuild a listing whose digest (``keys``, in order, None
     without the cache) is unchanged keeps its card without making it again. Returns the
     number of cards."""
     known = files.load_derived(CARDS_MEMO, _cards_purpose(save_as)) or {}
@@ -297,21 +298,27 @@ def write_vcards(files, listings, keys, save_as):
     kept_flags = list(map(kept.__contains__, keys))
     made = {key: known[key] for key in itertools.compress(keys, kept_flags)}
     fresh = list(itertools.compress(range(len(listings)), map(operator.not_, kept_flags)))
-    for index, (relpath, data) in map_in_fresh_workers((listings, save_as), _cards, fresh,
-                                                       reads=len(fresh), chunk_size=256):
-        files.write(relpath, data)
+    for index, (relpath, size, changed) in map_in_fresh_workers(
+            (listings, save_as, files), _cards, fresh, reads=len(fresh), chunk_size=256):
+        files.written_apart(relpath, changed)
         if keys[index] is not None:
-            made[keys[index]] = (relpath, len(data))
+            made[keys[index]] = (relpath, size)
     if None not in keys:
         files.save_derived(CARDS_MEMO, _cards_purpose(save_as), made)
     return len(listings)
 
 
 def _cards(state, indexes):
-    """``(relpath, data)`` of the cards of the listings at ``indexes``."""
-    listings, save_as = state
-    return [(save_as.format(slug=listings[index].slug), listing_vcard(listings[index]).encode("utf-8"))
-            for index in indexes]
+    """Write the cards of the listings at ``indexes``: ``(relpath, size, changed)`` of each.
+    Written here, by the worker that makes them: sent to the writer, a million cards
+    waited in its memory (1 GB) for their turn to be written."""
+    listings, save_as, files = state
+    made = []
+    for index in indexes:
+        relpath = save_as.format(slug=listings[index].slug)
+        data = listing_vcard(listings[index]).encode("utf-8")
+        made.append((relpath, len(data), write_if_changed(files.path_for(relpath), data)))
+    return made
 
 
 def _cards_purpose(save_as):
