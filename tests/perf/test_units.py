@@ -929,33 +929,6 @@ def test_exports_made_in_workers_replaced_as_they_read_are_the_exports_made_here
     assert os.getpid() not in forked_pids and len(forked_pids) == 1 + 5
 
 
-def test_search_entries_made_in_workers_replaced_as_they_read_are_those_made_here(
-        tmp_path, monkeypatch):
-    import hashlib
-    import os
-
-    from benchmarks.exports import synthetic_directory
-    from dalil.core import parallel
-    from dalil.directory.model import listing_ranges
-    from dalil.search import index
-
-    directory = synthetic_directory(1200)
-    directory.digests = {listing: hashlib.blake2b(listing.slug.encode(), digest_size=16).digest()
-                         for listing in directory.listings}
-    pids = _noting_pids(tmp_path, monkeypatch, index, "listing_entry")
-
-    def parts():
-        return index.index_parts(directory, [], []), pids()
-
-    here, here_pids = parts()
-    assert here_pids == {os.getpid()}
-    monkeypatch.setattr(parallel, "ITEMS_PER_FRESH_WORKER", 300)
-    forked, forked_pids = parts()
-    assert forked == here and len(here) == len(listing_ranges(directory.listings,
-                                                              directory.digests)) + 1
-    assert os.getpid() not in forked_pids and len(forked_pids) >= 1200 // 300
-
-
 def test_export_rows_are_copied_from_the_last_files_as_a_clean_build_writes_them(
         tmp_path, monkeypatch):
     import hashlib
@@ -1080,32 +1053,42 @@ def test_sitemap_lines_are_made_again_only_for_the_part_of_a_listing_whose_diges
     assert fourth[1][fourth[0].index("https://x.test/" + undated.url)] == rfc3339(later)
 
 
-def test_sitemap_lines_made_in_workers_replaced_as_they_read_are_those_made_here(
-        tmp_path, monkeypatch):
+def _search_parts(directory):
+    from dalil.search import index
+
+    return index.index_parts(directory, [], [])
+
+
+def _sitemap_lines(directory):
+    from dalil.sitemaps import generator
+    from dalil.sitemaps.documents import Location
+
+    return generator.listing_lines(directory, lambda entries: [
+        Location("https://x.test/" + url, lastmod) for url, lastmod in entries],
+        dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.timezone.utc))
+
+
+@pytest.mark.parametrize("module, reads_a_listing, make", [
+    ("dalil.search.index", "listing_entry", _search_parts),
+    ("dalil.sitemaps.generator", "listing_entries", _sitemap_lines)])
+def test_data_made_in_workers_replaced_as_they_read_is_the_data_made_here(
+        tmp_path, monkeypatch, module, reads_a_listing, make):
     import hashlib
+    import importlib
     import os
 
     from benchmarks.exports import synthetic_directory
     from dalil.core import parallel
-    from dalil.sitemaps import generator
-    from dalil.sitemaps.documents import Location
 
     directory = synthetic_directory(1200)
     directory.digests = {listing: hashlib.blake2b(listing.slug.encode(), digest_size=16).digest()
                          for listing in directory.listings}
-    pids = _noting_pids(tmp_path, monkeypatch, generator, "listing_entries")
-    site_date = dt.datetime(2026, 11, 20, 9, 30, tzinfo=dt.timezone.utc)
-
-    def lines():
-        made = generator.listing_lines(directory, lambda entries: [
-            Location("https://x.test/" + url, lastmod) for url, lastmod in entries], site_date)
-        return made, pids()
-
-    here, here_pids = lines()
-    assert here_pids == {os.getpid()} and len(here[0]) == 1200
+    pids = _noting_pids(tmp_path, monkeypatch, importlib.import_module(module), reads_a_listing)
+    here = make(directory)
+    assert here and pids() == {os.getpid()}
     monkeypatch.setattr(parallel, "ITEMS_PER_FRESH_WORKER", 300)
-    forked, forked_pids = lines()
-    assert forked == here
+    assert make(directory) == here
+    forked_pids = pids()
     assert os.getpid() not in forked_pids and len(forked_pids) >= 1200 // 300
 
 
