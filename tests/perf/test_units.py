@@ -621,6 +621,30 @@ def test_a_link_left_at_a_temporary_name_is_not_written_through(tmp_path):
     assert sorted(path.name for path in out.iterdir()) == ["a.txt", "b.txt"]
 
 
+def test_a_file_written_in_pieces_is_replaced_only_when_its_bytes_change(tmp_path):
+    from dalil.core.files import write_pieces_if_changed
+
+    path = tmp_path / "sitemap" / "index.html"
+    pieces = ["<ul>", *(f"<li>{number} مطعم</li>" for number in range(5000)), "</ul>"]
+    whole = "".join(pieces).encode("utf-8")
+    assert write_pieces_if_changed(str(path), (piece.encode("utf-8") for piece in pieces))
+    assert path.read_bytes() == whole
+    inode = path.stat().st_ino
+    assert not write_pieces_if_changed(str(path), iter([whole[:100], whole[100:]]))
+    assert path.stat().st_ino == inode  # the same file, left as it was
+    assert write_pieces_if_changed(str(path), iter([whole[:-1], b"!"]))  # same size, other bytes
+    assert path.read_bytes() == whole[:-1] + b"!"
+
+    def failing():
+        yield b"half"
+        raise ValueError("the template failed")
+
+    with pytest.raises(ValueError):
+        write_pieces_if_changed(str(path), failing())
+    assert path.read_bytes() == whole[:-1] + b"!"
+    assert sorted(item.name for item in path.parent.iterdir()) == ["index.html"]
+
+
 @pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
 def test_written_files_are_readable_by_all_whatever_the_umask(tmp_path, umask):
     """Files are 0644 under any umask, also over a file a killed build left at the

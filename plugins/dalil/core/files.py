@@ -6,6 +6,7 @@ many files relative to one open folder.
 """
 
 import contextlib
+import filecmp
 import functools
 import hashlib
 import marshal
@@ -40,6 +41,26 @@ def write_if_changed(path, data):
         return False
     replace_atomically(path, data)
     return True
+
+
+def write_pieces_if_changed(path, pieces):
+    """``write_if_changed`` of the bytes that ``pieces`` (an iterable of bytes) make
+    together, never whole in memory: written to a temporary file beside ``path``, then
+    renamed over it unless it holds the same bytes. True if written."""
+    fd, temp_name = open_temp_beside(path)
+    try:
+        with os.fdopen(fd, "wb") as handle:  # buffered: a template gives small pieces
+            for piece in pieces:
+                handle.write(piece)
+        if os.access(path, os.F_OK) and filecmp.cmp(temp_name, path, shallow=False):
+            os.unlink(temp_name)
+            return False
+        os.replace(temp_name, path)
+        return True
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp_name)
+        raise
 
 
 def _current_umask():
