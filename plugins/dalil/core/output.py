@@ -358,6 +358,11 @@ class OutputFiles:
         copies it (at 1,000,000 listings the tree held 2.7 GB of such pages twice)."""
         self._held = True
 
+    @property
+    def holding(self):
+        """True between ``hold_background`` and ``release_background``."""
+        return self._held
+
     def release_background(self):
         self._held = False
         self.start_background()
