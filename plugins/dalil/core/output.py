@@ -84,7 +84,7 @@ class OutputFiles:
         self._background = []  # (pid, pipe, writer) of the forked writers not yet joined
         self._pending = []  # (function, writer, rank) to fork for (see start_background)
         self._queues = []  # (read end of a pipe of numbers, functions) not yet run out
-        self._held = False  # no writer forks until release_background (see hold_background)
+        self.holding = False  # no writer forks until release_background (see hold_background)
         self._ahead = None  # the Handoff of check_ahead's findings, while the build lasts
 
     @property
@@ -345,7 +345,7 @@ class OutputFiles:
             return
         if self._settings.get("CACHE_CONTENT"):
             self._load_memo()  # here, once: the child's keys are merged into this memo
-        if now and not self._held:
+        if now and not self.holding:
             self._background.append((*background.start(self, function, writer), writer))
             return
         self._pending.append((function, writer, math.inf if now else rank))  # held: first
@@ -356,15 +356,10 @@ class OutputFiles:
         is about to touch most of the model (the pages of a large cold build), and a
         writer forked before keeps each memory page as it was while the build's process
         copies it (at 1,000,000 listings the tree held 2.7 GB of such pages twice)."""
-        self._held = True
-
-    @property
-    def holding(self):
-        """True between ``hold_background`` and ``release_background``."""
-        return self._held
+        self.holding = True
 
     def release_background(self):
-        self._held = False
+        self.holding = False
         self.start_background()
 
     def start_background(self):
@@ -375,7 +370,7 @@ class OutputFiles:
         Every process that reads the model copies the memory pages it touches: five of
         them beside the pages' workers cost more than they saved on two cores (a sixth of
         a cold build's page faults at 10,000 listings)."""
-        if self._held:
+        if self.holding:
             return
         pending, self._pending = self._pending, []
         if not pending:
