@@ -15,7 +15,7 @@ from pelican.urlwrappers import URLWrapper
 from pelican.writers import FileOverwriteFailedError, Writer
 
 from . import background
-from .files import output_file_path, write_if_changed
+from .files import output_file_path, write_if_changed, write_pieces_if_changed
 from .output import OBSERVER_KEY
 from .pagecache import NotDigestable, PageCache, digest, stable_repr, template_digest
 
@@ -108,6 +108,15 @@ class DalilWriter(Writer):
             if key is not None:
                 pages.store(name, key, os.path.getsize(output_file_path(self.output_path, name)))
         _observe(context, name)
+
+    def write_file_in_pieces(self, name, template, variables):
+        """Write ``name`` as ``template`` makes it from ``variables`` (all of them), never
+        whole in memory: a page too large to hold twice (see ``write_pieces_if_changed``)."""
+        path = output_file_path(self.output_path, name)
+        self.claim(path)
+        pieces = (piece.encode("utf-8") for piece in template.generate(variables))
+        self.record(path, write_pieces_if_changed(path, pieces))
+        _observe(variables, name)
 
     def _content_page_key(self, name, template, context, args, kwargs):
         """The digest of what one article's or page's file is made of, or None when the

@@ -1,5 +1,6 @@
 """The directory model: built once per build, read by every writer."""
 
+import contextlib
 import hashlib
 import heapq
 import marshal
@@ -9,6 +10,7 @@ from operator import attrgetter
 from urllib.parse import urlencode
 
 from dalil.core.dates import rfc3339
+from dalil.core.parallel import map_in_fresh_workers
 
 from .hours import MINUTES_PER_DAY, clock
 
@@ -326,3 +328,17 @@ def key_ranges(keys):
             start = end
     return [(start, end, hashlib.blake2b(b"".join(keys[start:end]), digest_size=16).digest())
             for start, end in parts]
+
+
+def parts_known_or_made(directory, known, state, function):
+    """``(key, value)`` of each part of the published listings (``listing_ranges``): the
+    value ``known(key)`` gives (None: none), else ``function(state, [(start, end)])``'s,
+    made in a worker of its own (``map_in_fresh_workers``)."""
+    ranges = directory.listing_ranges()
+    values = [None if key is None else known(key) for _, _, key in ranges]
+    fresh = [(start, end) for (start, end, _), value in zip(ranges, values) if value is None]
+    made = map_in_fresh_workers(state, function, fresh,
+                                reads=sum(end - start for start, end in fresh))
+    with contextlib.closing(made):
+        for (_, _, key), value in zip(ranges, values):
+            yield key, next(made)[1] if value is None else value

@@ -17,6 +17,7 @@ import os
 from dalil.core.compression import PRECOMPRESSED
 from dalil.core.files import write_if_changed
 from dalil.core.parallel import map_in_fresh_workers
+from dalil.directory.model import parts_known_or_made
 
 from .records import FIELDS, export_record, geojson_feature
 from .settings import export_settings
@@ -232,23 +233,15 @@ def write_exports(files, directory, config, siteurl):
                        for save_as, make, source
                        in itertools.zip_longest(save_as_list, makers, sources)]
             places = {}
-            ranges = directory.listing_ranges()
-            fresh = [(start, end) for start, end, key in ranges
-                     if key is None or known.get(key) is None]
-            made = map_in_fresh_workers((directory.listings, siteurl, writers), _part_rows, fresh,
-                                        reads=sum(end - start for start, end in fresh))
             # A part at a time: one write (or copy) for each file.
-            with contextlib.closing(made):
-                for start, end, key in ranges:
-                    known_places = known.get(key) if key is not None else None
-                    if known_places is not None:
-                        placed = tuple(writer.copy(*place)
-                                       for writer, place in zip(writers, known_places))
-                    else:
-                        _, texts = next(made)
-                        placed = tuple(writer.write(text) for writer, text in zip(writers, texts))
-                    if key is not None:
-                        places[key] = placed
+            for key, part in parts_known_or_made(directory, known.get,
+                                                 (directory.listings, siteurl, writers), _part_rows):
+                if key in known:  # where it lies in the last build's files
+                    placed = tuple(writer.copy(*place) for writer, place in zip(writers, part))
+                else:
+                    placed = tuple(writer.write(text) for writer, text in zip(writers, part))
+                if key is not None:
+                    places[key] = placed
             for writer in writers:
                 writer.close()
             count += len(writers)

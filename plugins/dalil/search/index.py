@@ -5,7 +5,6 @@ browser; a key whose value is empty is left out. Entries are ordered by type, th
 so two builds of the same content give the same bytes.
 """
 
-import contextlib
 import hashlib
 import json
 import logging
@@ -13,7 +12,7 @@ import unicodedata
 
 from dalil.core.text import plain_text
 from dalil.core.urls import root_path
-from dalil.core.parallel import map_in_fresh_workers
+from dalil.directory.model import parts_known_or_made
 
 logger = logging.getLogger(__name__)
 
@@ -82,22 +81,15 @@ def index_parts(directory, articles, pages, memo=None, used=None):
     listings' parts' texts and digests by key: a rebuild encodes again only the entries
     of the parts of changed listings, and tells an unchanged index by its parts' digests
     (``index_key``). The listings' entries are made in a worker of their own
-    (``map_in_fresh_workers``), and no part keeps its entries: only their text."""
+    (``parts_known_or_made``), and no part keeps its entries: only their text."""
     parts = []
     if directory is not None:
         memo = memo or {}
-        ranges = directory.listing_ranges()
-        fresh = [(start, end) for start, end, key in ranges if key is None or key not in memo]
-        made = map_in_fresh_workers(directory.listings, _listings_texts, fresh,
-                                    reads=sum(end - start for start, end in fresh))
-        with contextlib.closing(made):
-            for _, _, key in ranges:
-                known = memo.get(key) if key is not None else None
-                if known is None:
-                    known = next(made)[1]
-                if used is not None and key is not None:
-                    used[key] = known
-                parts.append(known)
+        for key, part in parts_known_or_made(directory, memo.get, directory.listings,
+                                             _listings_texts):
+            if used is not None and key is not None:
+                used[key] = part
+            parts.append(part)
         parts.append(_part([term_entry(term) for term in (*directory.categories, *directory.cities)]))
     content = [content_entry(ARTICLE_TYPES[article.category.slug], article) for article in articles
                if getattr(article.category, "slug", "") in ARTICLE_TYPES]

@@ -1,6 +1,5 @@
 """The sitemaps generator: sitemap index and sub-sitemaps, news sitemap, /sitemap/, robots.txt."""
 
-import contextlib
 import datetime as dt
 import functools
 import hashlib
@@ -16,18 +15,18 @@ from pelican.generators import Generator
 
 from dalil.core.background import when_contexts_done, when_writer_made
 from dalil.core.dates import build_time, rfc3339, to_utc
-from dalil.core.files import output_file_path, write_pieces_if_changed
+from dalil.core.files import output_file_path
 from dalil.core.i18n import N_, interface_settings, local_name_field, shown_name, translations
 from dalil.core.languages import language_folders, writes_site_files
-from dalil.core.output import OBSERVER_KEY, output_files
+from dalil.core.output import output_files
 from dalil.core.pagecache import PageCache, template_digest
 from dalil.core.pages import register_page, site_pages
-from dalil.core.parallel import map_in_fresh_workers
 from dalil.core.templates import add_plugin_templates
 from dalil.core.text import plain_text
 from dalil.core.urls import absolute_url, root_path
 from dalil.core.writer import DalilWriter
 from dalil.directory.model import CONTEXT_KEY as DIRECTORY_KEY
+from dalil.directory.model import parts_known_or_made
 from dalil.directory.settings import build_workers
 
 from .documents import (Location, NewsLocation, SitemapTooSmall, news_sitemap, sitemap_index,
@@ -127,17 +126,12 @@ class SitemapsGenerator(Generator):
         if cache.enabled and cache.is_fresh(save_as, page_digest):
             writer.claim_unchanged([path])
         elif isinstance(writer, DalilWriter):
-            # As Pelican's writer would (without relative URLs, as the directory's pages),
-            # written as the template makes it: at 1,000,000 listings the page is 142 MB,
-            # and made whole in memory it took 1.6 GB.
-            writer.claim(path)
-            variables = {**self.context, **page, "output_file": save_as,
-                         "localsiteurl": self.context.get("localsiteurl")}
-            pieces = (piece.encode("utf-8") for piece in template.generate(variables))
-            writer.record(path, write_pieces_if_changed(path, pieces))
-            observer = self.context.get(OBSERVER_KEY)
-            if observer is not None:
-                observer.mark(save_as)
+            # What Pelican's writer gives the template (without relative URLs, as the
+            # directory's pages): at 1,000,000 listings the page is 142 MB, and made whole
+            # in memory it took 1.6 GB.
+            writer.write_file_in_pieces(save_as, template, {
+                **self.context, **page, "output_file": save_as,
+                "localsiteurl": self.context.get("localsiteurl")})
             cache.store(save_as, page_digest, os.path.getsize(path))
         else:
             writer.write_file(save_as, template, self.context, **page)
@@ -308,28 +302,25 @@ class SitemapsGenerator(Generator):
 def listing_lines(directory, locations, lastmod, known=None, used=None):
     """``(locs, lastmods, lines)``: the sitemap URL, ``lastmod`` text and line of each
     published listing's page (three columns), made a part of listings at a time
-    (``listing_parts``), in a worker of their own (``map_in_fresh_workers``).
+    (``listing_parts``), in a worker of their own (``parts_known_or_made``).
     ``locations`` makes ``Location``s of (url, lastmod text) pairs; ``lastmod`` is the
     date of an undated listing. A part in ``known`` (by its key) is taken whole; ``used``
     gets this build's parts (plain data, for ``marshal``)."""
     known, site_date = known or {}, rfc3339(lastmod)
-    ranges = directory.listing_ranges()
-    # A part with an undated listing shows the site's date: kept while it is the same.
-    parts = [known.get(key) if key is not None else None for _, _, key in ranges]
-    parts = [None if part is None or part[0] not in (None, site_date) else part for part in parts]
-    fresh = [(start, end) for (start, end, _), part in zip(ranges, parts) if part is None]
-    made = map_in_fresh_workers((directory.listings, locations, site_date), _part_lines, fresh,
-                                reads=sum(end - start for start, end in fresh))
+
+    def kept(key):
+        # A part with an undated listing shows the site's date: kept while it is the same.
+        part = known.get(key)
+        return part if part is not None and part[0] in (None, site_date) else None
+
     locs, lastmods, lines = [], [], []
-    with contextlib.closing(made):
-        for (_, _, key), part in zip(ranges, parts):
-            if part is None:
-                part = next(made)[1]
-            if key is not None and used is not None:
-                used[key] = part
-            locs += part[1]
-            lastmods += part[2]
-            lines += part[3]
+    for key, part in parts_known_or_made(directory, kept, (directory.listings, locations, site_date),
+                                         _part_lines):
+        if key is not None and used is not None:
+            used[key] = part
+        locs += part[1]
+        lastmods += part[2]
+        lines += part[3]
     return locs, lastmods, lines
 
 
